@@ -1,0 +1,42 @@
+//! A layered, `no_std` + `alloc` vocabulary for hosts of AI agents.
+//!
+//! `agent-interface` gives a terminal app, a browser tab, a worker or a microcontroller that drives
+//! a remote model one shared set of contract types: usage and run traces, terminal interactions,
+//! and (as the crate grows) sessions, turns, prompts, records, handoff, transports, commands and
+//! background work. It is sans-IO: it never reads a clock, a socket, a file or an entropy source;
+//! hosts pass time in and supply entropy and carriers through traits.
+//!
+//! # Layering
+//!
+//! Every contract family is one module behind one Cargo feature, and a family names only the
+//! families below it (checked by `tests/layering.rs` against one table of allowed edges):
+//!
+//! | layer | module | feature | names |
+//! |---|---|---|---|
+//! | base | [`agent_core`] | `agent-core` | nothing |
+//! | 0 | [`analytics`] | `analytics` | nothing |
+//! | 0 | [`tui`] | `tui` | nothing |
+//!
+//! There are no root re-exports: every path names its family
+//! (`agent_interface::analytics::UsageSnapshot`).
+//!
+//! # Wire forms
+//!
+//! With the `serde` feature every record, union and literal set derives `Serialize` and
+//! `Deserialize` with the field names and tag strings of the TypeScript contract (camelCase fields,
+//! exact literals, absent optionals skipped), so a Rust host and the TypeScript SDK read each
+//! other's JSON.
+#![no_std]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+extern crate alloc;
+
+#[macro_use]
+mod literal;
+
+#[cfg(feature = "agent-core")]
+pub mod agent_core;
+#[cfg(feature = "analytics")]
+pub mod analytics;
+#[cfg(feature = "tui")]
+pub mod tui;

@@ -1,0 +1,87 @@
+//! Shared by every suite, on the host, on wasm32-wasip1 and on the Cortex-M3 firmware: the
+//! `cases!` macro and the golden-JSON helpers. Uses only `core`, `alloc` and serde_json (alloc).
+#![allow(dead_code, unused_macros)]
+
+use alloc::format;
+use alloc::string::String;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+/// Declares test cases once: on hosts each is a `#[test]`; everywhere the suite also exports
+/// `CASES`, the list the firmware runner walks.
+macro_rules! cases {
+    ($( $(#[$meta:meta])* fn $name:ident() $body:block )*) => {
+        $(
+            $(#[$meta])*
+            #[cfg_attr(not(target_os = "none"), test)]
+            pub fn $name() $body
+        )*
+        /// Every case of this suite, by name, for runners without libtest.
+        #[allow(dead_code)]
+        pub const CASES: &[(&str, fn())] = &[$((stringify!($name), $name)),*];
+    };
+}
+
+/// True when two JSON values are equal, numbers compared by value (`9` equals `9.0`), so a golden
+/// file written by the TypeScript side (which prints whole doubles without a fraction) still pins
+/// what a Rust `f64` field prints.
+pub fn json_eq(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => {
+            if let (Some(x), Some(y)) = (x.as_i64(), y.as_i64()) {
+                x == y
+            } else if let (Some(x), Some(y)) = (x.as_u64(), y.as_u64()) {
+                x == y
+            } else {
+                x.as_f64() == y.as_f64()
+            }
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| json_eq(x, y))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| json_eq(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+/// Decodes `text` as `T`, encodes it again and asserts the result equals `text` as JSON: the
+/// golden file pins the wire form in both directions. Returns the decoded value.
+pub fn golden<T: Serialize + DeserializeOwned>(name: &str, text: &str) -> T {
+    let value: T = match serde_json::from_str(text) {
+        Ok(value) => value,
+        Err(error) => panic!("golden {name}: does not decode: {error}"),
+    };
+    let expected: Value = serde_json::from_str(text).expect("golden file is JSON");
+    let actual = serde_json::to_value(&value).expect("encodes");
+    assert!(
+        json_eq(&actual, &expected),
+        "golden {name}: round trip differs\n expected: {expected}\n   actual: {actual}"
+    );
+    value
+}
+
+/// Asserts that `text` does not decode as `T`, and that the error message mentions `needle`
+/// (so the test fails if the decoder refuses the input for some unrelated reason).
+pub fn rejects<T: DeserializeOwned + core::fmt::Debug>(text: &str, needle: &str) -> String {
+    match serde_json::from_str::<T>(text) {
+        Ok(value) => panic!("expected a decode error for {text}, got {value:?}"),
+        Err(error) => {
+            let message = format!("{error}");
+            assert!(
+                message.contains(needle),
+                "decode error for {text} is `{message}`, which does not mention `{needle}`"
+            );
+            message
+        }
+    }
+}
+
+/// Encodes `value` to a JSON value (panics with the serde error if it cannot).
+pub fn to_json<T: Serialize>(value: &T) -> Value {
+    serde_json::to_value(value).expect("encodes")
+}
