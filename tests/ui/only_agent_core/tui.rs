@@ -1,0 +1,4 @@
+//! `agent-core` turns on no family: tui does not exist.
+use agent_interface::tui::OnMissingArgsAction;
+
+fn main() {}

@@ -1,0 +1,4 @@
+//! With only `analytics`, tui does not exist.
+use agent_interface::tui::OnMissingArgsAction;
+
+fn main() {}

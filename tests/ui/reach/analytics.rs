@@ -1,0 +1,7 @@
+//! With `analytics`, the family is reachable through its root.
+use agent_interface::analytics::{CostStatus, UsageSnapshot};
+
+fn main() {
+    let _ = core::mem::size_of::<UsageSnapshot>();
+    assert_eq!(CostStatus::Unknown.as_str(), "unknown");
+}
