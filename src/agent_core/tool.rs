@@ -1,0 +1,176 @@
+//! Tool schemas (`IToolSchema`) and tool execution results (`IToolExecutionResult`).
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::value::{Value, ValueMap};
+
+string_enum! {
+    /// The JSON-schema `type` keyword values the universal schema subset uses (`TJSONSchemaKind`).
+    pub enum JsonSchemaKind {
+        /// A JSON string.
+        String = "string",
+        /// Any JSON number.
+        Number = "number",
+        /// A JSON number without a fraction.
+        Integer = "integer",
+        /// `true` or `false`.
+        Boolean = "boolean",
+        /// A JSON array.
+        Array = "array",
+        /// A JSON object.
+        Object = "object",
+        /// JSON `null`.
+        Null = "null",
+    }
+}
+
+/// The root of a tool's parameter schema (`IObjectParameterSchema`): an object node that names
+/// its properties.
+///
+/// On the wire `{"type": "object", "properties": {..}, "required"?: [..], ..}`; any other `type`
+/// fails to decode. Every other schema keyword (`description`, `additionalProperties`, `anyOf`, …)
+/// is kept in [`extra`](Self::extra), so a round trip loses nothing.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(try_from = "ObjectSchemaWire", into = "ObjectSchemaWire")
+)]
+pub struct ObjectParameterSchema {
+    /// Property name to the schema node that describes it; nodes are kept as JSON values.
+    pub properties: ValueMap,
+    /// The names of the properties a caller must supply.
+    pub required: Option<Vec<String>>,
+    /// Every other keyword of the node, as written. Keys named `type`, `properties` or `required`
+    /// here are dropped on encoding: the fields above own them.
+    pub extra: ValueMap,
+}
+
+impl ObjectParameterSchema {
+    /// The node's schema type, always [`JsonSchemaKind::Object`] (the wire `type`).
+    #[must_use]
+    pub const fn kind(&self) -> JsonSchemaKind {
+        JsonSchemaKind::Object
+    }
+}
+
+/// The wire form of [`ObjectParameterSchema`], whose `type` must be `'object'`.
+#[cfg(feature = "serde")]
+#[derive(serde::Serialize, serde::Deserialize)]
+struct ObjectSchemaWire {
+    #[serde(rename = "type")]
+    kind: JsonSchemaKind,
+    properties: ValueMap,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    required: Option<Vec<String>>,
+    #[serde(flatten)]
+    extra: ValueMap,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<ObjectSchemaWire> for ObjectParameterSchema {
+    type Error = &'static str;
+
+    fn try_from(wire: ObjectSchemaWire) -> Result<Self, Self::Error> {
+        match wire.kind {
+            JsonSchemaKind::Object => Ok(Self {
+                properties: wire.properties,
+                required: wire.required,
+                extra: wire.extra,
+            }),
+            _ => Err("a tool's parameters schema must have type `object`"),
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl From<ObjectParameterSchema> for ObjectSchemaWire {
+    fn from(schema: ObjectParameterSchema) -> Self {
+        let mut extra = schema.extra;
+        extra.retain(|key, _| !matches!(key.as_str(), "type" | "properties" | "required"));
+        Self {
+            kind: JsonSchemaKind::Object,
+            properties: schema.properties,
+            required: schema.required,
+            extra,
+        }
+    }
+}
+
+/// What a tool tells the model about itself (`IToolSchema`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct ToolSchema {
+    /// The tool's unique name, as the model calls it.
+    pub name: String,
+    /// What the tool does, for the model.
+    pub description: String,
+    /// The schema of the tool's arguments.
+    pub parameters: ObjectParameterSchema,
+    /// The schema the tool's output must match, when declared; any schema node (not only an
+    /// object), kept as a JSON value.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub output_schema: Option<Value>,
+    /// A client-side marker (newer TypeScript source): `true` withholds the tool from the model's
+    /// list until it is loaded; absent means always offered.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub defer_loading: Option<bool>,
+}
+
+/// The outcome of running one tool (`IToolExecutionResult`).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct ToolExecutionResult {
+    /// True when the tool ran to completion without error.
+    pub success: bool,
+    /// The name of the tool that ran.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub tool_name: Option<String>,
+    /// What the tool returned. An absent key is `None`; a present `null` stays
+    /// `Some(Value::Null)`.
+    #[cfg_attr(
+        feature = "serde",
+        serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "super::value::present"
+        )
+    )]
+    pub result: Option<Value>,
+    /// Why the tool failed, as text.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub error: Option<String>,
+    /// How long the run took, in milliseconds.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub duration: Option<f64>,
+    /// The id of this execution (usually the tool call's id).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub execution_id: Option<String>,
+    /// Free-form annotations about the run.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub metadata: Option<ValueMap>,
+}
