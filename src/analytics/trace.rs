@@ -1,0 +1,263 @@
+//! Content-free child spans under a prompt-execution root, and the bounded live trace batch.
+//!
+//! No record here has a field for prompt, response, tool, user or session text; a stray field of
+//! that kind in decoded JSON is dropped, never carried on.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::{SchemaVersion, UsageOutcome};
+
+string_enum! {
+    /// How a provider round was served.
+    pub enum ProviderCallDisposition {
+        /// The provider was called.
+        Invoked = "invoked",
+        /// The answer came from a cache; the provider was not called.
+        CacheHit = "cache-hit",
+        /// A check before the call refused it; the provider was not called.
+        PreflightRefused = "preflight-refused",
+    }
+}
+
+string_enum! {
+    /// How much attested usage evidence a provider round returned (the basis of a table-derived
+    /// cost estimate).
+    pub enum UsageProvenance {
+        /// Every usage count was attested.
+        Complete = "complete",
+        /// Some usage counts were attested.
+        Partial = "partial",
+        /// No usage was attested.
+        Absent = "absent",
+    }
+}
+
+string_enum! {
+    /// The permission decision taken on a tool call before any body runs.
+    pub enum ToolPermissionDecision {
+        /// The call may run.
+        Allowed = "allowed",
+        /// The call was denied.
+        Denied = "denied",
+        /// A hook blocked the call.
+        HookBlocked = "hook-blocked",
+    }
+}
+
+/// One provider round under a prompt-execution root: linkage, timing, outcome and token counts.
+/// Timestamps are ISO-8601 text and are not validated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct ProviderCallTraceEntry {
+    /// Id of the provider call, when one was assigned.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub call_id: Option<String>,
+    /// Trace id shared with the prompt-execution root.
+    pub trace_id: String,
+    /// Span id of the parent (the prompt-execution root).
+    pub parent_span_id: String,
+    /// Span id of this round.
+    pub span_id: String,
+    /// When the round started (ISO-8601, not validated).
+    pub started_at: String,
+    /// When the round ended (ISO-8601, not validated).
+    pub ended_at: String,
+    /// How the round ended.
+    pub outcome: UsageOutcome,
+    /// Which provider round of the prompt execution this is.
+    pub round: u32,
+    /// How the round was served.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub disposition: Option<ProviderCallDisposition>,
+    /// Provider that served the round.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub provider_id: Option<String>,
+    /// Model that served the round.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub model_id: Option<String>,
+    /// How much attested usage evidence the round returned.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub usage_provenance: Option<UsageProvenance>,
+    /// Input tokens of the round.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub prompt_tokens: Option<u64>,
+    /// Output tokens of the round.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub completion_tokens: Option<u64>,
+    /// All tokens of the round.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub total_tokens: Option<u64>,
+    /// Opaque request id the provider returned. Live projection only: an invoked round carries
+    /// it, it is never written to the persisted provider-call history and never becomes a metric.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub provider_request_id: Option<String>,
+}
+
+/// The awaited body of one permitted tool call under a prompt-execution root. Timestamps are
+/// ISO-8601 text and are not validated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct ToolBodyTraceEntry {
+    /// Id of the tool call; live projection only (not written to history). It joins this body to
+    /// its [`ToolPermissionDecisionEntry`].
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub tool_call_id: Option<String>,
+    /// Name of the tool, a label rather than tool content; live projection only, never persisted.
+    /// The contract states the label but its field name was not recovered: `toolName` is this
+    /// crate's choice.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub tool_name: Option<String>,
+    /// Trace id shared with the prompt-execution root.
+    pub trace_id: String,
+    /// Span id of the parent (the prompt-execution root).
+    pub parent_span_id: String,
+    /// Span id of this tool body.
+    pub span_id: String,
+    /// When the body started (ISO-8601, not validated).
+    pub started_at: String,
+    /// When the body ended (ISO-8601, not validated).
+    pub ended_at: String,
+    /// How the body ended.
+    pub outcome: UsageOutcome,
+}
+
+/// The live-only permission decision on one tool call, taken before any body runs; never
+/// persisted. The timestamp is ISO-8601 text and is not validated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct ToolPermissionDecisionEntry {
+    /// Id of the tool call: the same value a permitted body's live entry carries (the join key).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub tool_call_id: Option<String>,
+    /// Trace id shared with the prompt-execution root.
+    pub trace_id: String,
+    /// Span id of the parent (the prompt-execution root).
+    pub parent_span_id: String,
+    /// When the decision was taken (ISO-8601, not validated).
+    pub decided_at: String,
+    /// The decision.
+    pub decision: ToolPermissionDecision,
+}
+
+/// The prompt-execution root span of a live trace batch. Timestamps are ISO-8601 text and are
+/// not validated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct LivePromptTraceRoot {
+    /// Trace id of the prompt execution.
+    pub trace_id: String,
+    /// Span id of the root.
+    pub span_id: String,
+    /// When prompt execution started (ISO-8601, not validated).
+    pub started_at: String,
+    /// When the first terminal callback fired (ISO-8601, not validated).
+    pub ended_at: String,
+    /// Outcome of that first terminal callback.
+    pub outcome: UsageOutcome,
+}
+
+/// One child of a live trace batch, tagged on `kind`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(tag = "kind", rename_all = "lowercase"))]
+pub enum LivePromptTraceChild {
+    /// `kind: 'provider'`: a provider round.
+    Provider {
+        /// The round.
+        trace: ProviderCallTraceEntry,
+    },
+    /// `kind: 'tool'`: a tool body.
+    Tool {
+        /// The body.
+        trace: ToolBodyTraceEntry,
+    },
+    /// `kind: 'permission'`: a permission decision.
+    Permission {
+        /// The decision.
+        decision: ToolPermissionDecisionEntry,
+    },
+}
+
+/// How many children of each kind a live trace batch left out (invalid or over the limit), so
+/// that none is dropped silently. All three counts are always written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct LivePromptTraceOmitted {
+    /// Provider rounds left out.
+    pub provider: u64,
+    /// Tool bodies left out.
+    pub tool: u64,
+    /// Permission decisions left out.
+    pub permission: u64,
+}
+
+impl LivePromptTraceOmitted {
+    /// All children left out, of any kind (saturating).
+    #[must_use]
+    pub const fn total(&self) -> u64 {
+        self.provider
+            .saturating_add(self.tool)
+            .saturating_add(self.permission)
+    }
+}
+
+/// The bounded, content-free live projection of one prompt execution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct LivePromptTraceBatch {
+    /// Always `1`.
+    pub schema_version: SchemaVersion,
+    /// The session the prompt ran in.
+    pub session_id: String,
+    /// The turn the prompt belongs to.
+    pub turn_id: String,
+    /// The prompt-execution root span.
+    pub root: LivePromptTraceRoot,
+    /// The kept children in callback order (not inferred causality; retries are not joined).
+    pub children: Vec<LivePromptTraceChild>,
+    /// Children left out, per kind.
+    pub omitted_children: LivePromptTraceOmitted,
+}
