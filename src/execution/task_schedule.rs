@@ -1,0 +1,98 @@
+//! The definition of a scheduled wake (`IBackgroundTaskSchedule`), shared by the scheduled
+//! request and the persisted task state.
+
+use alloc::collections::BTreeMap;
+use alloc::string::String;
+
+/// What a scheduled task does and when (`IBackgroundTaskSchedule`).
+///
+/// A scheduled request carries these fields directly (they are flattened into it), and a task
+/// state keeps them so that a resumed session can arm the same schedule again.
+///
+/// On each fire the schedule runs `command`, wakes the host session with `agent_instruction`,
+/// or both. A schedule with neither has nothing to do, so decoding refuses it (the error names
+/// both keys).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(rename_all = "camelCase", try_from = "ScheduleWire")
+)]
+pub struct BackgroundTaskSchedule {
+    /// When to fire, as a cron expression (kept as written; not parsed here).
+    pub cron_expression: String,
+    /// The instruction each fire hands to the host session as an agent-wakeup turn. That turn
+    /// runs under the session's own permission configuration; a schedule has no policy of its
+    /// own.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub agent_instruction: Option<String>,
+    /// The shell command each fire runs.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub command: Option<String>,
+    /// The shell that runs `command`, when not the default one.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub shell: Option<String>,
+    /// Extra environment variables for `command`.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub env: Option<BTreeMap<String, String>>,
+}
+
+impl BackgroundTaskSchedule {
+    /// True when a fire wakes the host session (an `agent_instruction` is set).
+    #[must_use]
+    pub const fn wakes_session(&self) -> bool {
+        self.agent_instruction.is_some()
+    }
+
+    /// True when a fire runs a shell command (a `command` is set).
+    #[must_use]
+    pub const fn runs_command(&self) -> bool {
+        self.command.is_some()
+    }
+}
+
+/// The decoded form of [`BackgroundTaskSchedule`], checked for something to do.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ScheduleWire {
+    cron_expression: String,
+    #[serde(default)]
+    agent_instruction: Option<String>,
+    #[serde(default)]
+    command: Option<String>,
+    #[serde(default)]
+    shell: Option<String>,
+    #[serde(default)]
+    env: Option<BTreeMap<String, String>>,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<ScheduleWire> for BackgroundTaskSchedule {
+    type Error = &'static str;
+
+    fn try_from(wire: ScheduleWire) -> Result<Self, Self::Error> {
+        if wire.command.is_none() && wire.agent_instruction.is_none() {
+            return Err("a schedule needs `command` or `agentInstruction` (or both)");
+        }
+        Ok(Self {
+            cron_expression: wire.cron_expression,
+            agent_instruction: wire.agent_instruction,
+            command: wire.command,
+            shell: wire.shell,
+            env: wire.env,
+        })
+    }
+}

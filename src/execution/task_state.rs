@@ -1,0 +1,400 @@
+//! What a background task looks like while and after it runs (`IBackgroundTaskState`), the
+//! fields it shares with a subagent job, and the input, log and listing records around it.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::task_result::BackgroundTaskResult;
+use super::task_schedule::BackgroundTaskSchedule;
+use super::task_vocabulary::{
+    BackgroundPrimitiveMap, BackgroundTaskError, BackgroundTaskIsolation, BackgroundTaskKind,
+    BackgroundTaskMode, BackgroundTaskStatus, BackgroundTaskTimeoutReason,
+};
+
+/// The fields a background task's state and a subagent job's state have in common, declared
+/// once and flattened into both ([`BackgroundTaskState::job`],
+/// [`SubagentJobState::job`](super::SubagentJobState::job)), so the two cannot drift apart.
+///
+/// Timestamps are ISO-8601 strings, carried as written and not validated here.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct JobStateFields {
+    /// The task's unique id.
+    pub id: String,
+    /// The task's short name.
+    pub label: String,
+    /// The session that started the task.
+    pub parent_session_id: String,
+    /// Whether the parent waits for the task.
+    pub mode: BackgroundTaskMode,
+    /// How deep the task is nested (0 for a task the session started itself).
+    pub depth: u32,
+    /// The operating-system process id, when the task runs in a process of its own.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub pid: Option<u32>,
+    /// The working directory the task runs in.
+    pub cwd: String,
+    /// Where the task works on files.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub isolation: Option<BackgroundTaskIsolation>,
+    /// The forked session record the task restored, carried over from its request; a surface
+    /// may offer to attach to it (a view of that record, never a merge into the parent).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub resume_session_id: Option<String>,
+    /// The worktree the task works in, when isolated.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub worktree_path: Option<String>,
+    /// The branch of that worktree.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub branch_name: Option<String>,
+    /// The worktree's state, as the runner describes it (open text).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub worktree_status: Option<String>,
+    /// What the user should do next with the worktree, as the runner suggests it (open text).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub worktree_next_action: Option<String>,
+    /// The revision the worktree started from.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub worktree_base_revision: Option<String>,
+    /// The state of the parent's own working tree, as the runner saw it (open text).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub parent_worktree_status: Option<String>,
+    /// Where the task's log is written.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub log_path: Option<String>,
+    /// Where the agent's transcript is written.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub transcript_path: Option<String>,
+    /// When the task started running.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub started_at: Option<String>,
+    /// When this state last changed.
+    pub updated_at: String,
+    /// When the task reached a terminal status.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub completed_at: Option<String>,
+    /// Which limit stopped the task, when one did.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub timeout_reason: Option<BackgroundTaskTimeoutReason>,
+    /// Free-form primitive annotations (the request's, plus whatever the runner adds).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub metadata: Option<BackgroundPrimitiveMap>,
+}
+
+/// The state of one background task (`IBackgroundTaskState`).
+///
+/// One record for every kind, as in the recovered contract. Where a newer revision ties the
+/// result to the task's kind, this crate checks it when decoding: a state whose `result` has a
+/// `kind` other than the state's own fails to decode (the error names both kinds).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(rename_all = "camelCase", try_from = "BackgroundTaskStateWire")
+)]
+pub struct BackgroundTaskState {
+    /// Id, label, parent, mode, depth, process, paths, worktree, times, timeout reason and
+    /// metadata: the fields a subagent job shares (flattened on the wire).
+    #[cfg_attr(feature = "serde", serde(flatten))]
+    pub job: JobStateFields,
+    /// What runs behind the task.
+    pub kind: BackgroundTaskKind,
+    /// The agent definition, for an agent task.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub agent_type: Option<String>,
+    /// Where the task is in its lifecycle.
+    pub status: BackgroundTaskStatus,
+    /// The task that started this one, when a task spawned it.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub parent_task_id: Option<String>,
+    /// When the task last did something visible.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub last_activity_at: Option<String>,
+    /// The start of the agent's prompt, for lists.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub prompt_preview: Option<String>,
+    /// The start of the command line, for lists.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub command_preview: Option<String>,
+    /// What the task is doing right now, in a few words (open text).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub current_action: Option<String>,
+    /// True while the task has output the user has not looked at.
+    pub unread: bool,
+    /// What the task produced, once it has finished. Its kind is the task's kind.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub result: Option<BackgroundTaskResult>,
+    /// Why the task failed, when it did.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub error: Option<BackgroundTaskError>,
+    /// When a sleeping schedule fires next (ISO-8601).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub next_fire_at: Option<String>,
+    /// For a scheduled task: its definition, kept so that a resumed session can arm it again.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub schedule: Option<BackgroundTaskSchedule>,
+}
+
+impl BackgroundTaskState {
+    /// The task's id.
+    #[must_use]
+    pub fn id(&self) -> &str {
+        &self.job.id
+    }
+
+    /// True once the task can no longer change status (see
+    /// [`BackgroundTaskStatus::is_terminal`]).
+    #[must_use]
+    pub const fn is_terminal(&self) -> bool {
+        self.status.is_terminal()
+    }
+
+    /// The forked session record a surface may attach to: the state's `resume_session_id`.
+    #[must_use]
+    pub fn attach_session_id(&self) -> Option<&str> {
+        self.job.resume_session_id.as_deref()
+    }
+}
+
+/// The decoded form of [`BackgroundTaskState`], checked for a result of the task's own kind.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct BackgroundTaskStateWire {
+    #[serde(flatten)]
+    job: JobStateFields,
+    kind: BackgroundTaskKind,
+    #[serde(default)]
+    agent_type: Option<String>,
+    status: BackgroundTaskStatus,
+    #[serde(default)]
+    parent_task_id: Option<String>,
+    #[serde(default)]
+    last_activity_at: Option<String>,
+    #[serde(default)]
+    prompt_preview: Option<String>,
+    #[serde(default)]
+    command_preview: Option<String>,
+    #[serde(default)]
+    current_action: Option<String>,
+    unread: bool,
+    #[serde(default)]
+    result: Option<BackgroundTaskResult>,
+    #[serde(default)]
+    error: Option<BackgroundTaskError>,
+    #[serde(default)]
+    next_fire_at: Option<String>,
+    #[serde(default)]
+    schedule: Option<BackgroundTaskSchedule>,
+}
+
+/// A task state whose result belongs to another kind of task.
+#[cfg(feature = "serde")]
+#[derive(Debug)]
+struct ResultKindMismatch {
+    task: BackgroundTaskKind,
+    result: BackgroundTaskKind,
+}
+
+#[cfg(feature = "serde")]
+impl core::fmt::Display for ResultKindMismatch {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "a `{}` task cannot hold a `result` of kind `{}`",
+            self.task, self.result
+        )
+    }
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<BackgroundTaskStateWire> for BackgroundTaskState {
+    type Error = ResultKindMismatch;
+
+    fn try_from(wire: BackgroundTaskStateWire) -> Result<Self, Self::Error> {
+        if let Some(result) = &wire.result
+            && result.kind() != wire.kind
+        {
+            return Err(ResultKindMismatch {
+                task: wire.kind,
+                result: result.kind(),
+            });
+        }
+        Ok(Self {
+            job: wire.job,
+            kind: wire.kind,
+            agent_type: wire.agent_type,
+            status: wire.status,
+            parent_task_id: wire.parent_task_id,
+            last_activity_at: wire.last_activity_at,
+            prompt_preview: wire.prompt_preview,
+            command_preview: wire.command_preview,
+            current_action: wire.current_action,
+            unread: wire.unread,
+            result: wire.result,
+            error: wire.error,
+            next_fire_at: wire.next_fire_at,
+            schedule: wire.schedule,
+        })
+    }
+}
+
+/// Input sent to a running task (`IBackgroundTaskInput`): a follow-up prompt for an agent, text
+/// for a process's standard input, or both.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct BackgroundTaskInput {
+    /// A prompt for an agent task.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub prompt: Option<String>,
+    /// Text for a process task's standard input.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub stdin: Option<String>,
+}
+
+/// A position in a task's log (`IBackgroundTaskLogCursor`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct BackgroundTaskLogCursor {
+    /// How far into the log, as the producer counts it. A negative or fractional offset fails
+    /// to decode.
+    pub offset: u64,
+}
+
+/// One page of a task's log (`IBackgroundTaskLogPage`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct BackgroundTaskLogPage {
+    /// The task whose log this is.
+    pub task_id: String,
+    /// Where this page starts, when the reader asked for a position.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub cursor: Option<BackgroundTaskLogCursor>,
+    /// Where the next page starts; absent at the end of the log so far.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub next_cursor: Option<BackgroundTaskLogCursor>,
+    /// The log lines of the page, in order.
+    pub lines: Vec<String>,
+}
+
+/// Which tasks a listing returns (`IBackgroundTaskListFilter`); every absent field matches all.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct BackgroundTaskListFilter {
+    /// Only tasks of this kind.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub kind: Option<BackgroundTaskKind>,
+    /// Only tasks in this status.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub status: Option<BackgroundTaskStatus>,
+    /// Only tasks of this mode.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub mode: Option<BackgroundTaskMode>,
+    /// Also list tasks the user has closed (hidden otherwise).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub include_closed: Option<bool>,
+}
