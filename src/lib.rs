@@ -13,9 +13,11 @@
 //!
 //! | layer | module | feature | names |
 //! |---|---|---|---|
-//! | base | [`agent_core`] | `agent-core` | nothing |
-//! | 0 | [`analytics`] | `analytics` | nothing |
-//! | 0 | [`tui`] | `tui` | nothing |
+//! | base | `agent_core` | `agent-core` | nothing |
+//! | 0 | `analytics` | `analytics` | nothing |
+//! | 0 | `tui` | `tui` | nothing |
+//! | 0 | `command` | `command` | `agent_core` |
+//! | 0 | `execution` | `execution` | `agent_core` |
 //!
 //! There are no root re-exports: every path names its family
 //! (`agent_interface::analytics::UsageSnapshot`).
@@ -38,5 +40,9 @@ mod literal;
 pub mod agent_core;
 #[cfg(feature = "analytics")]
 pub mod analytics;
+#[cfg(feature = "command")]
+pub mod command;
+#[cfg(feature = "execution")]
+pub mod execution;
 #[cfg(feature = "tui")]
 pub mod tui;

@@ -15,7 +15,16 @@ use std::path::{Path, PathBuf};
 
 /// The one table of allowed edges: module root -> the module roots it may name.
 /// A new family or runtime piece declares its row here (and its feature in Cargo.toml).
-const EDGES: &[(&str, &[&str])] = &[("agent_core", &[]), ("analytics", &[]), ("tui", &[])];
+#[rustfmt::skip]
+const EDGES: &[(&str, &[&str])] = &[
+    // base
+    ("agent_core", &[]),
+    // layer 0
+    ("analytics",  &[]),
+    ("tui",        &[]),
+    ("command",    &["agent_core"]),
+    ("execution",  &["agent_core"]),
+];
 
 /// Crate-private support modules (no family): any module may name them, they name no family.
 const SUPPORT: &[&str] = &["literal"];

@@ -1,0 +1,4 @@
+//! Without `execution`, the family does not exist.
+use agent_interface::execution::BackgroundTaskStatus;
+
+fn main() {}

@@ -1,0 +1,4 @@
+//! With only `analytics`, command does not exist.
+use agent_interface::command::CommandResult;
+
+fn main() {}

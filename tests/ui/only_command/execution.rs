@@ -1,0 +1,4 @@
+//! With only `command`, execution does not exist: layer 0 families do not name each other.
+use agent_interface::execution::BackgroundTaskStatus;
+
+fn main() {}

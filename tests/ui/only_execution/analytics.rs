@@ -1,0 +1,4 @@
+//! With only `execution`, analytics does not exist.
+use agent_interface::analytics::UsageSnapshot;
+
+fn main() {}

@@ -1,0 +1,4 @@
+//! With only `tui`, command does not exist.
+use agent_interface::command::CommandResult;
+
+fn main() {}

@@ -1,0 +1,4 @@
+//! With only `tui`, execution does not exist.
+use agent_interface::execution::BackgroundTaskStatus;
+
+fn main() {}
