@@ -10,14 +10,28 @@ use serde_json::Value;
 
 /// Declares test cases once: on hosts each is a `#[test]`; everywhere the suite also exports
 /// `CASES`, the list the firmware runner walks.
+///
+/// A suite too large for one firmware image (the Cortex-M3 board has 256 KiB of flash) groups its
+/// cases in parts, `cases! { mod wire { fn … } mod rules { fn … } }`: each part is a module with
+/// its own `CASES` (and `use super::*`), and the firmware runs one image per part, so an image
+/// links only the types its part exercises.
 macro_rules! cases {
+    ($( mod $part:ident { $($body:tt)* } )+) => {
+        $(
+            pub mod $part {
+                #[allow(unused_imports)]
+                use super::*;
+                cases! { $($body)* }
+            }
+        )+
+    };
     ($( $(#[$meta:meta])* fn $name:ident() $body:block )*) => {
         $(
             $(#[$meta])*
             #[cfg_attr(not(target_os = "none"), test)]
             pub fn $name() $body
         )*
-        /// Every case of this suite, by name, for runners without libtest.
+        /// Every case of this suite (or part), by name, for runners without libtest.
         #[allow(dead_code)]
         pub const CASES: &[(&str, fn())] = &[$((stringify!($name), $name)),*];
     };
@@ -57,7 +71,7 @@ pub fn golden<T: Serialize + DeserializeOwned>(name: &str, text: &str) -> T {
         Err(error) => panic!("golden {name}: does not decode: {error}"),
     };
     let expected: Value = serde_json::from_str(text).expect("golden file is JSON");
-    let actual = serde_json::to_value(&value).expect("encodes");
+    let actual = to_json(&value);
     assert!(
         json_eq(&actual, &expected),
         "golden {name}: round trip differs\n expected: {expected}\n   actual: {actual}"
@@ -82,6 +96,16 @@ pub fn rejects<T: DeserializeOwned + core::fmt::Debug>(text: &str, needle: &str)
 }
 
 /// Encodes `value` to a JSON value (panics with the serde error if it cannot).
+///
+/// It goes through the JSON text, as a peer would read it, so every suite instantiates one
+/// encoder per type (`to_string`) rather than two: the firmware images stay small enough for the
+/// 256 KiB flash of the Cortex-M3 board.
 pub fn to_json<T: Serialize>(value: &T) -> Value {
-    serde_json::to_value(value).expect("encodes")
+    let text = serde_json::to_string(value).expect("encodes");
+    serde_json::from_str(&text).expect("the encoder writes JSON")
+}
+
+/// Decodes a JSON value as `T` through its text (see [`to_json`] for why not `from_value`).
+pub fn from_json<T: DeserializeOwned>(value: &Value) -> Result<T, serde_json::Error> {
+    serde_json::from_str(&serde_json::to_string(value).expect("a Value always encodes"))
 }
