@@ -1,2 +1,318 @@
-//! placeholder
-fn main() {}
+//! The main example: a host walks through what `agent-interface` gives it today.
+//!
+//! 1. A turn finishes: the host records a content-free usage observation and sends it to a peer
+//!    as JSON; the peer (Rust or the TypeScript SDK) reads it back.
+//! 2. A command is invoked without its argument: its picker interaction is rendered and answered,
+//!    and a confirm interaction crosses to a remote renderer as JSON and back.
+//! 3. The host lists its commands for a client, runs one through an executor, and refuses a
+//!    subcommand the model may not run.
+//! 4. A background agent task walks through its lifecycle as the events a surface receives.
+//!
+//! Run it with `cargo run --example session_host --features full`.
+
+use agent_interface::analytics::{
+    ModelAttribution, TurnCost, UsageObservation, UsageOutcome, UsageSnapshot, UsageSnapshotKind,
+    UsageSnapshotScope, UsageSource, UsageSurface,
+};
+use agent_interface::agent_core::{BackgroundPermissionPolicy, TokenUsage};
+use agent_interface::command::{
+    Command, CommandHostAction, CommandResult, CommandRunner, model_may_run, to_command_list_entry,
+};
+use agent_interface::execution::{
+    AgentBackgroundTaskRequest, AgentBackgroundTaskResult, BackgroundTaskEvent,
+    BackgroundTaskKind, BackgroundTaskMode, BackgroundTaskRequest, BackgroundTaskRequestBase,
+    BackgroundTaskResult, BackgroundTaskResultBase, BackgroundTaskState, BackgroundTaskStatus,
+    JobStateFields,
+};
+use agent_interface::tui::{
+    AnyTuiCommandInteraction, OnMissingArgsAction, TuiCommandInteraction, TuiConfirmInteraction,
+    TuiPickerItem,
+};
+
+fn main() -> Result<(), serde_json::Error> {
+    usage_observation()?;
+    tui_interaction()?;
+    commands()?;
+    background_task()?;
+    Ok(())
+}
+
+/// Section 1: a usage observation for one finished turn, on the wire and back.
+fn usage_observation() -> Result<(), serde_json::Error> {
+    println!("== usage observation");
+    let observation = UsageObservation {
+        usage_observation_id: "obs-7".into(),
+        turn_id: "turn-7".into(),
+        outcome: UsageOutcome::Success,
+        prompt_execution_started_at: Some("2026-12-02T10:00:00.000Z".into()),
+        prompt_execution_ended_at: Some("2026-12-02T10:00:02.500Z".into()),
+        prompt_execution_outcome: Some(UsageOutcome::Success),
+        prompt_execution_trace_id: Some("4bf92f3577b34da6a3ce929d0e0e4736".into()),
+        prompt_execution_span_id: Some("00f067aa0ba902b7".into()),
+        model: ModelAttribution::Single("claude-sonnet".into()),
+        provider_id: Some("anthropic".into()),
+        surface: Some(UsageSurface::Cli),
+        source: Some(UsageSource::main()),
+        usage: Some(UsageSnapshot {
+            kind: UsageSnapshotKind::Exact,
+            scope: UsageSnapshotScope::Turn,
+            total_tokens: 1_530,
+            prompt_tokens: Some(1_200),
+            completion_tokens: Some(330),
+            context_used_tokens: 1_530,
+            context_max_tokens: 200_000,
+            context_used_percentage: 0.8,
+            // Priced from a local table: an estimate, however exact the model id.
+            cost: TurnCost::Estimated { usd: 0.0086 },
+            source: None,
+        }),
+    };
+    let wire = serde_json::to_string_pretty(&observation)?;
+    println!("{wire}");
+    let read_back: UsageObservation = serde_json::from_str(&wire)?;
+    assert_eq!(read_back, observation);
+    let cost = read_back.usage.as_ref().map(|usage| usage.cost);
+    println!(
+        "peer read it back: turn {} on {:?}, cost {:?} USD ({})",
+        read_back.turn_id,
+        read_back.model.model_id(),
+        cost.and_then(|cost| cost.usd()),
+        cost.map_or("no snapshot", |cost| cost.status().as_str()),
+    );
+    // An amount with status `unknown` is not a value of the type, so it cannot be decoded either.
+    let refused = serde_json::from_str::<UsageSnapshot>(
+        r#"{"kind":"exact","scope":"turn","totalTokens":1,"contextUsedTokens":1,
+            "contextMaxTokens":10,"contextUsedPercentage":10,"costStatus":"unknown","costUsd":1}"#,
+    );
+    println!("an unpriced snapshot with an amount: {}", refused.unwrap_err());
+    Ok(())
+}
+
+/// Section 2: a terminal interaction, rendered locally and sent to a remote renderer.
+fn tui_interaction() -> Result<(), serde_json::Error> {
+    println!("\n== tui interaction");
+    // `/model` declares that a missing argument opens a picker.
+    let declared = TuiCommandInteraction {
+        on_missing_args: Some(OnMissingArgsAction::Picker),
+    };
+    println!("/model declares {}", serde_json::to_string(&declared)?);
+
+    let models = || {
+        vec![
+            TuiPickerItem {
+                label: "Opus".into(),
+                value: "claude-opus".into(),
+                description: Some("Most capable".into()),
+            },
+            TuiPickerItem {
+                label: "Sonnet".into(),
+                value: "claude-sonnet".into(),
+                description: None,
+            },
+        ]
+    };
+    let interactions = [
+        AnyTuiCommandInteraction::Picker(Box::new(models)),
+        AnyTuiCommandInteraction::Confirm(TuiConfirmInteraction {
+            message: "Switch model for this session?".into(),
+        }),
+    ];
+    for interaction in &interactions {
+        // The renderer narrows on the action; the match is exhaustive.
+        match interaction {
+            AnyTuiCommandInteraction::Picker(picker) => {
+                let items = picker.get_items();
+                let chosen = &items[1];
+                println!(
+                    "picker: {} items, the user picks {:?} -> `/model {}`",
+                    items.len(),
+                    chosen.label,
+                    chosen.value
+                );
+            }
+            AnyTuiCommandInteraction::Confirm(confirm) => {
+                // A remote renderer receives the confirm as JSON and reads it back.
+                let wire = serde_json::to_string(confirm)?;
+                let remote: TuiConfirmInteraction = serde_json::from_str(&wire)?;
+                assert_eq!(&remote, confirm);
+                println!("confirm crosses as {wire}; the remote asks {:?}", remote.message);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Section 3: commands, as a client lists them and as the host runs them.
+fn commands() -> Result<(), serde_json::Error> {
+    println!("\n== commands");
+    let memory = Command {
+        name: "memory".into(),
+        description: "Inspect and edit what the agent remembers".into(),
+        source: "builtin".into(),
+        model_invocable: Some(true),
+        subcommands: Some(vec![
+            Command {
+                name: "show".into(),
+                description: "Print the memory file".into(),
+                source: "builtin".into(),
+                model_invocable: Some(true),
+                ..Command::default()
+            },
+            Command {
+                name: "clear".into(),
+                description: "Forget everything".into(),
+                source: "builtin".into(),
+                model_invocable: Some(false),
+                ..Command::default()
+            },
+        ]),
+        ..Command::default()
+    };
+    let rename = Command {
+        name: "rename".into(),
+        description: "Rename this session".into(),
+        source: "builtin".into(),
+        argument_hint: Some("<name>".into()),
+        ..Command::default()
+    };
+    for command in [&memory, &rename] {
+        let entry = to_command_list_entry(command);
+        assert_eq!(entry.runner, CommandRunner::Runtime);
+        println!("listed: {}", serde_json::to_string(&entry)?);
+    }
+    for args in ["", "show", "clear"] {
+        println!("may the model run `/memory {args}`? {}", model_may_run(&memory, args));
+    }
+    // Running `/rename Quarterly report`: the result carries the host action; a failure would be
+    // `success: false` in the same record, never a thrown error.
+    let result = CommandResult {
+        message: "Renamed.".into(),
+        success: true,
+        data: None,
+        host_actions: Some(vec![CommandHostAction::SessionRename {
+            name: "Quarterly report".into(),
+        }]),
+        ui_intents: None,
+    };
+    println!("/rename result: {}", serde_json::to_string(&result)?);
+    Ok(())
+}
+
+/// Section 4: one background agent task, from request to completion, as surfaces see it.
+fn background_task() -> Result<(), serde_json::Error> {
+    println!("\n== background task");
+    let request = BackgroundTaskRequest::Agent(AgentBackgroundTaskRequest {
+        base: BackgroundTaskRequestBase {
+            label: "Summarise the changelog".into(),
+            mode: BackgroundTaskMode::Background,
+            parent_session_id: "session-1".into(),
+            parent_task_id: None,
+            depth: 1,
+            cwd: "/work/project".into(),
+            timeout_ms: None,
+            idle_timeout_ms: None,
+            max_runtime_ms: Some(600_000),
+            metadata: None,
+        },
+        agent_type: "general-purpose".into(),
+        prompt: "Summarise CHANGELOG.md in five bullets".into(),
+        model: None,
+        effort: None,
+        isolation: None,
+        resume_session_id: None,
+        allowed_tools: Some(vec!["read_file".into()]),
+        disallowed_tools: None,
+        permission_policy: BackgroundPermissionPolicy::InheritAllowlist,
+        provider_profile: None,
+        output_limit_bytes: None,
+        max_text_deltas: None,
+        repetition_window: None,
+        repetition_threshold: None,
+    });
+    println!("request: {}", serde_json::to_string(&request)?);
+
+    let mut task = BackgroundTaskState {
+        job: JobStateFields {
+            id: "task-1".into(),
+            label: "Summarise the changelog".into(),
+            parent_session_id: "session-1".into(),
+            mode: BackgroundTaskMode::Background,
+            depth: 1,
+            pid: None,
+            cwd: "/work/project".into(),
+            isolation: None,
+            resume_session_id: None,
+            worktree_path: None,
+            branch_name: None,
+            worktree_status: None,
+            worktree_next_action: None,
+            worktree_base_revision: None,
+            parent_worktree_status: None,
+            log_path: None,
+            transcript_path: None,
+            started_at: None,
+            updated_at: "2026-12-02T10:00:00.000Z".into(),
+            completed_at: None,
+            timeout_reason: None,
+            metadata: None,
+        },
+        kind: BackgroundTaskKind::Agent,
+        agent_type: Some("general-purpose".into()),
+        status: BackgroundTaskStatus::Queued,
+        parent_task_id: None,
+        last_activity_at: None,
+        prompt_preview: Some("Summarise CHANGELOG.md".into()),
+        command_preview: None,
+        current_action: None,
+        unread: false,
+        result: None,
+        error: None,
+        next_fire_at: None,
+        schedule: None,
+    };
+    let mut events = vec![BackgroundTaskEvent::Created {
+        task: Box::new(task.clone()),
+    }];
+    task.status = BackgroundTaskStatus::Running;
+    task.job.started_at = Some("2026-12-02T10:00:01.000Z".into());
+    events.push(BackgroundTaskEvent::Started {
+        task: Box::new(task.clone()),
+    });
+    events.push(BackgroundTaskEvent::TextDelta {
+        task_id: "task-1".into(),
+        delta: "- Faster startup".into(),
+    });
+    task.status = BackgroundTaskStatus::Completed;
+    task.unread = true;
+    task.job.completed_at = Some("2026-12-02T10:00:09.000Z".into());
+    task.result = Some(BackgroundTaskResult::Agent(AgentBackgroundTaskResult {
+        base: BackgroundTaskResultBase {
+            task_id: "task-1".into(),
+            output: "- Faster startup\n- New theme picker".into(),
+            metadata: None,
+        },
+        usage: Some(TokenUsage {
+            prompt_tokens: 2_100,
+            completion_tokens: 160,
+            total_tokens: 2_260,
+        }),
+    }));
+    events.push(BackgroundTaskEvent::Completed {
+        task: Box::new(task.clone()),
+    });
+    for event in &events {
+        let wire = serde_json::to_string(event)?;
+        let seen: BackgroundTaskEvent = serde_json::from_str(&wire)?;
+        let status = seen.task().map(|task| task.status.as_str()).unwrap_or("-");
+        println!(
+            "event {:<28} task {} status {:<9} terminal {}",
+            seen.event_type().as_str(),
+            seen.task_id(),
+            status,
+            seen.task().is_some_and(BackgroundTaskState::is_terminal),
+        );
+    }
+    let usage = task.result.as_ref().and_then(BackgroundTaskResult::usage);
+    println!("result usage: {usage:?}");
+    Ok(())
+}

@@ -1,0 +1,17 @@
+//! The `command` suite (../../tests/suites/command.rs), run on the Cortex-M3.
+#![no_std]
+#![no_main]
+
+extern crate alloc;
+
+#[macro_use]
+#[path = "../../tests/suites/support.rs"]
+mod support;
+
+#[path = "../../tests/suites/command.rs"]
+mod suite;
+
+#[cortex_m_rt::entry]
+fn main() -> ! {
+    agent_interface_firmware::run("command", suite::CASES)
+}

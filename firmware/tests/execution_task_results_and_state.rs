@@ -1,0 +1,21 @@
+//! The `task_results_and_state` part of the `execution` suite (../../tests/suites/execution.rs),
+//! run on the Cortex-M3.
+#![no_std]
+#![no_main]
+
+extern crate alloc;
+
+#[macro_use]
+#[path = "../../tests/suites/support.rs"]
+mod support;
+
+#[path = "../../tests/suites/execution.rs"]
+mod suite;
+
+#[cortex_m_rt::entry]
+fn main() -> ! {
+    agent_interface_firmware::run(
+        "execution::task_results_and_state",
+        suite::task_results_and_state::CASES,
+    )
+}

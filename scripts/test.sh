@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# The one test command: every check and every test of agent-interface, on the host, on
+# wasm32 (wasip1 under Node's WASI) and on a Cortex-M3 under QEMU. Any failing step fails the
+# script. On a fresh machine it first installs what it needs (idempotent).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+
+BARE_TARGETS=(thumbv7em-none-eabihf wasm32-unknown-unknown)
+START=$SECONDS
+
+step() {
+    echo
+    echo "==> [$((SECONDS - START))s] $*"
+}
+
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+# ---------------------------------------------------------------- setup
+step "setup: rust targets, qemu + arm binutils, node, cargo-hack"
+rustup target add thumbv7em-none-eabihf thumbv7m-none-eabi wasm32-unknown-unknown wasm32-wasip1 >/dev/null
+rustup component add rustfmt clippy >/dev/null
+missing=()
+command -v qemu-system-arm >/dev/null || missing+=(qemu-system-arm)
+command -v arm-none-eabi-size >/dev/null || missing+=(binutils-arm-none-eabi)
+command -v node >/dev/null || missing+=(nodejs)
+if [ ${#missing[@]} -gt 0 ]; then
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+command -v cargo-hack >/dev/null || cargo install cargo-hack --version 0.6.46 --locked
+
+# ---------------------------------------------------------------- lint
+step "fmt"
+cargo fmt --all --check
+(cd firmware && cargo fmt --check)
+
+step "clippy: host, all features, all targets"
+cargo clippy --all-features --all-targets -- -D warnings
+
+step "clippy: thumbv7em with full,defmt"
+cargo clippy --target thumbv7em-none-eabihf --no-default-features --features full,defmt -- -D warnings
+
+step "clippy: firmware"
+(cd firmware && cargo clippy --release --tests -- -D warnings)
+
+step "rustdoc -D warnings"
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --all-features
+
+# ---------------------------------------------------------------- isolation
+for target in "${BARE_TARGETS[@]}"; do
+    step "cargo hack: each feature alone on $target (no dev-deps)"
+    cargo hack check --each-feature --no-dev-deps --target "$target"
+done
+
+step "cargo tree: analytics alone and tui alone pull in no crate"
+for feature in analytics tui; do
+    tree=$(cargo tree -e normal --no-default-features --features "$feature" --prefix none)
+    if [ "$(printf '%s\n' "$tree" | wc -l)" -ne 1 ]; then
+        echo "with only '$feature', cargo tree lists dependencies:" >&2
+        printf '%s\n' "$tree" >&2
+        exit 1
+    fi
+    echo "only $feature: $tree"
+done
+
+# ---------------------------------------------------------------- host
+step "host tests (all features: units, suites, golden files, layering, interop, doctests)"
+cargo test --all-features
+
+step "compile-fail cases per feature set"
+cargo test --no-default-features --test isolation
+for feature in analytics tui agent-core command execution; do
+    cargo test --no-default-features --features "$feature" --test isolation
+done
+
+step "main example"
+cargo run --quiet --example session_host --features full >/dev/null
+
+# ---------------------------------------------------------------- wasm32
+step "tests on wasm32-wasip1 under node's WASI"
+CARGO_TARGET_WASM32_WASIP1_RUNNER="node --no-warnings $ROOT/tools/wasi-run.mjs" \
+    cargo test --target wasm32-wasip1 --no-default-features --features full --tests
+
+# ---------------------------------------------------------------- firmware
+step "firmware tests on a Cortex-M3 (lm3s6965evb) under QEMU"
+(cd firmware && cargo test --release)
+
+step "firmware image sizes (thumbv7m-none-eabi, release, opt-level s, lto)"
+(
+    cd firmware
+    cargo test --release --no-run --message-format=json 2>/dev/null |
+        grep -o '"executable":"[^"]*"' | cut -d'"' -f4 | sort |
+        while read -r image; do
+            name=$(basename "$image" | sed 's/-[0-9a-f]*$//')
+            arm-none-eabi-size -A "$image" |
+                awk -v n="$name" '$1==".text"{t=$2} $1==".rodata"{r=$2} END{printf "%-12s .text %7d  .rodata %7d\n", n, t, r}'
+        done
+)
+
+step "all checks passed in $((SECONDS - START))s"
