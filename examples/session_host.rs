@@ -10,19 +10,18 @@
 //!
 //! Run it with `cargo run --example session_host --features full`.
 
+use agent_interface::agent_core::{BackgroundPermissionPolicy, TokenUsage};
 use agent_interface::analytics::{
     ModelAttribution, TurnCost, UsageObservation, UsageOutcome, UsageSnapshot, UsageSnapshotKind,
     UsageSnapshotScope, UsageSource, UsageSurface,
 };
-use agent_interface::agent_core::{BackgroundPermissionPolicy, TokenUsage};
 use agent_interface::command::{
     Command, CommandHostAction, CommandResult, CommandRunner, model_may_run, to_command_list_entry,
 };
 use agent_interface::execution::{
-    AgentBackgroundTaskRequest, AgentBackgroundTaskResult, BackgroundTaskEvent,
-    BackgroundTaskKind, BackgroundTaskMode, BackgroundTaskRequest, BackgroundTaskRequestBase,
-    BackgroundTaskResult, BackgroundTaskResultBase, BackgroundTaskState, BackgroundTaskStatus,
-    JobStateFields,
+    AgentBackgroundTaskRequest, AgentBackgroundTaskResult, BackgroundTaskEvent, BackgroundTaskKind,
+    BackgroundTaskMode, BackgroundTaskRequest, BackgroundTaskRequestBase, BackgroundTaskResult,
+    BackgroundTaskResultBase, BackgroundTaskState, BackgroundTaskStatus, JobStateFields,
 };
 use agent_interface::tui::{
     AnyTuiCommandInteraction, OnMissingArgsAction, TuiCommandInteraction, TuiConfirmInteraction,
@@ -84,7 +83,10 @@ fn usage_observation() -> Result<(), serde_json::Error> {
         r#"{"kind":"exact","scope":"turn","totalTokens":1,"contextUsedTokens":1,
             "contextMaxTokens":10,"contextUsedPercentage":10,"costStatus":"unknown","costUsd":1}"#,
     );
-    println!("an unpriced snapshot with an amount: {}", refused.unwrap_err());
+    println!(
+        "an unpriced snapshot with an amount: {}",
+        refused.unwrap_err()
+    );
     Ok(())
 }
 
@@ -135,7 +137,10 @@ fn tui_interaction() -> Result<(), serde_json::Error> {
                 let wire = serde_json::to_string(confirm)?;
                 let remote: TuiConfirmInteraction = serde_json::from_str(&wire)?;
                 assert_eq!(&remote, confirm);
-                println!("confirm crosses as {wire}; the remote asks {:?}", remote.message);
+                println!(
+                    "confirm crosses as {wire}; the remote asks {:?}",
+                    remote.message
+                );
             }
         }
     }
@@ -181,7 +186,10 @@ fn commands() -> Result<(), serde_json::Error> {
         println!("listed: {}", serde_json::to_string(&entry)?);
     }
     for args in ["", "show", "clear"] {
-        println!("may the model run `/memory {args}`? {}", model_may_run(&memory, args));
+        println!(
+            "may the model run `/memory {args}`? {}",
+            model_may_run(&memory, args)
+        );
     }
     // Running `/rename Quarterly report`: the result carries the host action; a failure would be
     // `success: false` in the same record, never a thrown error.
