@@ -88,7 +88,7 @@ CARGO_TARGET_WASM32_WASIP1_RUNNER="node --no-warnings $ROOT/tools/wasi-run.mjs" 
 step "firmware tests on a Cortex-M3 (lm3s6965evb) under QEMU"
 (cd firmware && cargo test --release)
 
-step "firmware image sizes (thumbv7m-none-eabi, release, opt-level s, lto)"
+step "firmware image sizes (thumbv7m-none-eabi, release, opt-level z, lto)"
 (
     cd firmware
     cargo test --release --no-run --message-format=json 2>/dev/null |

@@ -3,8 +3,8 @@
 //! copied. Where the folder is absent (a user's fresh clone) each check says plainly that it was
 //! skipped.
 //!
-//! Families checked so far: `analytics` (with `agent_core::HistoryEntry`) against the golden
-//! fixtures of `golden-fixtures.json`.
+//! Families checked so far, against the golden fixtures of `golden-fixtures.json`: `analytics`
+//! (with `agent_core::HistoryEntry`), `command` and `execution`.
 #![cfg(not(target_family = "wasm"))]
 
 extern crate alloc;
@@ -16,6 +16,8 @@ use agent_interface::analytics::{
     PersonalUsageReport, PersonalUsageRequest, ProviderCallTraceEntry, UsageBySourceReport,
     UsageObservation, UsageSnapshot,
 };
+use agent_interface::command::{CommandHostAction, CommandUiIntent};
+use agent_interface::execution::BackgroundTaskRequest;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -139,4 +141,44 @@ fn analytics_golden_fixtures() {
         checked += 1;
     }
     assert_eq!(checked, 7, "analytics vectors checked");
+}
+
+/// The golden fixtures of one family prefix, each decoded as its type and re-encoded unchanged.
+/// `check` maps a vector name to the round trip it needs, or `None` for a name it does not know.
+fn round_trip_family(prefix: &str, expected: usize, check: fn(&str, &Value) -> Option<Value>) {
+    let Some(vectors) = load("golden-fixtures.json") else {
+        return;
+    };
+    let mut checked = 0;
+    for vector in &vectors {
+        let name = vector["name"].as_str().expect("name");
+        if !name.starts_with(prefix) {
+            continue;
+        }
+        let literal = unmark(&vector["output"]["value"]);
+        let again = check(name, &literal)
+            .unwrap_or_else(|| panic!("{name}: a {prefix} vector this target does not check yet"));
+        assert_same(name, &again, &literal);
+        checked += 1;
+    }
+    assert_eq!(checked, expected, "{prefix} vectors checked");
+}
+
+#[test]
+fn command_golden_fixtures() {
+    round_trip_family("command/", 2, |name, literal| match name {
+        "command/host-action-session-rename" => Some(through::<CommandHostAction>(name, literal)),
+        "command/ui-intent-show-settings" => Some(through::<CommandUiIntent>(name, literal)),
+        _ => None,
+    });
+}
+
+#[test]
+fn execution_golden_fixtures() {
+    round_trip_family("execution/", 2, |name, literal| match name {
+        "execution/agent-task-request" | "execution/process-task-request" => {
+            Some(through::<BackgroundTaskRequest>(name, literal))
+        }
+        _ => None,
+    });
 }
