@@ -3,7 +3,7 @@
 //! Cortex-M3 firmware alike.
 
 use alloc::collections::BTreeMap;
-use alloc::string::{String, ToString};
+use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 
@@ -11,6 +11,7 @@ use agent_interface::analytics::*;
 use serde_json::Value;
 
 use crate::support::{golden, rejects, to_json};
+use crate::support::{s};
 
 /// Every object key reachable from `value`, through objects and arrays.
 fn all_keys(value: &Value, keys: &mut Vec<String>) {
@@ -38,10 +39,6 @@ fn assert_has_keys(value: &Value, keys: &[&str]) {
     for key in keys {
         assert!(map.contains_key(*key), "missing key `{key}` in {value}");
     }
-}
-
-fn s(text: &str) -> String {
-    text.to_string()
 }
 
 fn provider_entry() -> ProviderCallTraceEntry {

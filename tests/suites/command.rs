@@ -3,58 +3,16 @@
 //! driven by small in-test implementations, and refused JSON. Uses only `core`, `alloc`,
 //! serde_json and the crate, so it also runs on the firmware and wasm.
 
-use alloc::string::{String, ToString};
+use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 use core::fmt;
-use core::future::Future;
-use core::task::{Context, Poll, Waker};
 
 use agent_interface::agent_core::*;
 use agent_interface::command::*;
 
 use crate::support::{golden, json_eq, rejects, to_json};
-
-/// Asserts that every literal of a set survives `as_str` -> serde -> `from_literal` unchanged.
-macro_rules! literal_round_trip {
-    ($ty:ty) => {{
-        assert_eq!(<$ty>::ALL.len(), <$ty>::LITERALS.len());
-        for (value, literal) in <$ty>::ALL.iter().zip(<$ty>::LITERALS) {
-            assert_eq!(value.as_str(), *literal);
-            assert_eq!(<$ty>::from_literal(value.as_str()), Some(*value));
-            let json = to_json(value);
-            assert_eq!(json, Value::String(String::from(*literal)));
-            let back: $ty = decode(&json);
-            assert_eq!(back, *value);
-            assert_eq!(alloc::format!("{value}"), *literal);
-        }
-    }};
-}
-
-/// Decodes a JSON value through its text, so the suite instantiates only the `str` decoder (the
-/// firmware image has little flash to spare).
-fn decode<T: serde::de::DeserializeOwned>(json: &Value) -> T {
-    match serde_json::from_str(&json.to_string()) {
-        Ok(value) => value,
-        Err(error) => panic!("{json} does not decode: {error}"),
-    }
-}
-
-/// Runs a future that completes without waiting (every port double here is ready at once).
-fn block_on<F: Future>(future: F) -> F::Output {
-    let mut future = core::pin::pin!(future);
-    let mut cx = Context::from_waker(Waker::noop());
-    for _ in 0..8 {
-        if let Poll::Ready(output) = future.as_mut().poll(&mut cx) {
-            return output;
-        }
-    }
-    panic!("a test future did not complete");
-}
-
-fn s(text: &str) -> String {
-    String::from(text)
-}
+use crate::support::{decode, block_on, s};
 
 fn command(name: &str) -> Command {
     Command {

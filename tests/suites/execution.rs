@@ -11,26 +11,7 @@ use agent_interface::agent_core::*;
 use agent_interface::execution::*;
 
 use crate::support::{golden, json_eq, rejects, to_json};
-
-/// Asserts that every literal of a set survives `as_str` -> serde -> `from_literal` unchanged.
-macro_rules! literal_round_trip {
-    ($ty:ty) => {{
-        assert_eq!(<$ty>::ALL.len(), <$ty>::LITERALS.len());
-        for (value, literal) in <$ty>::ALL.iter().zip(<$ty>::LITERALS) {
-            assert_eq!(value.as_str(), *literal);
-            assert_eq!(<$ty>::from_literal(value.as_str()), Some(*value));
-            let json = to_json(value);
-            assert_eq!(json, Value::String(String::from(*literal)));
-            let back: $ty = serde_json::from_value(json).expect("decodes its own literal");
-            assert_eq!(back, *value);
-            assert_eq!(alloc::format!("{value}"), *literal);
-        }
-    }};
-}
-
-fn s(text: &str) -> String {
-    String::from(text)
-}
+use crate::support::{s};
 
 fn request_base() -> BackgroundTaskRequestBase {
     BackgroundTaskRequestBase {

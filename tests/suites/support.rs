@@ -37,6 +37,23 @@ macro_rules! cases {
     };
 }
 
+/// Asserts that a closed literal set (from the crate's `string_enum!`) maps each value to its
+/// exact wire literal and back: `as_str`, `from_literal`, serde and `Display` all agree.
+macro_rules! literal_round_trip {
+    ($ty:ty) => {{
+        assert_eq!(<$ty>::ALL.len(), <$ty>::LITERALS.len());
+        for (value, literal) in <$ty>::ALL.iter().zip(<$ty>::LITERALS) {
+            assert_eq!(value.as_str(), *literal);
+            assert_eq!(<$ty>::from_literal(value.as_str()), Some(*value));
+            let json = $crate::support::to_json(value);
+            assert_eq!(json, ::serde_json::Value::String(::alloc::string::String::from(*literal)));
+            let back: $ty = $crate::support::decode(&json);
+            assert_eq!(back, *value);
+            assert_eq!(::alloc::format!("{value}"), *literal);
+        }
+    }};
+}
+
 /// True when two JSON values are equal, numbers compared by value (`9` equals `9.0`), so a golden
 /// file written by the TypeScript side (which prints whole doubles without a fraction) still pins
 /// what a Rust `f64` field prints.
@@ -108,4 +125,30 @@ pub fn to_json<T: Serialize>(value: &T) -> Value {
 /// Decodes a JSON value as `T` through its text (see [`to_json`] for why not `from_value`).
 pub fn from_json<T: DeserializeOwned>(value: &Value) -> Result<T, serde_json::Error> {
     serde_json::from_str(&serde_json::to_string(value).expect("a Value always encodes"))
+}
+
+/// Decodes a JSON value as `T`, panicking with the serde error if it does not decode.
+pub fn decode<T: DeserializeOwned>(json: &Value) -> T {
+    match from_json(json) {
+        Ok(value) => value,
+        Err(error) => panic!("{json} does not decode: {error}"),
+    }
+}
+
+/// Runs a future that completes without waiting (the port doubles of the suites are ready at
+/// once), with no executor and no dependency; panics if it is still pending after a few polls.
+pub fn block_on<F: core::future::Future>(future: F) -> F::Output {
+    let mut future = core::pin::pin!(future);
+    let mut cx = core::task::Context::from_waker(core::task::Waker::noop());
+    for _ in 0..8 {
+        if let core::task::Poll::Ready(output) = future.as_mut().poll(&mut cx) {
+            return output;
+        }
+    }
+    panic!("a test future did not complete");
+}
+
+/// An owned `String` from a literal (shorthand for test data).
+pub fn s(text: &str) -> String {
+    String::from(text)
 }
