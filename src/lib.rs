@@ -18,6 +18,7 @@
 //! | 0 | `tui` | `tui` | nothing |
 //! | 0 | `command` | `command` | `agent_core` |
 //! | 0 | `execution` | `execution` | `agent_core` |
+//! | 1 | `session` | `session` | `agent_core`, `command`, `execution`, `analytics` |
 //!
 //! There are no root re-exports: every path names its family
 //! (`agent_interface::analytics::UsageSnapshot`).
@@ -29,6 +30,8 @@
 //! exact literals, absent optionals skipped), so a Rust host and the TypeScript SDK read each
 //! other's JSON.
 #![no_std]
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 extern crate alloc;
@@ -44,5 +47,7 @@ pub mod analytics;
 pub mod command;
 #[cfg(feature = "execution")]
 pub mod execution;
+#[cfg(feature = "session")]
+pub mod session;
 #[cfg(feature = "tui")]
 pub mod tui;

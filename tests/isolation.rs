@@ -9,6 +9,8 @@
 //! cargo test --no-default-features --features agent-core --test isolation
 //! cargo test --no-default-features --features command --test isolation
 //! cargo test --no-default-features --features execution --test isolation
+//! cargo test --no-default-features --features agent-core,analytics,command,execution --test isolation
+//! cargo test --no-default-features --features session --test isolation
 //! cargo test --all-features --test isolation
 //! ```
 //!
@@ -27,6 +29,7 @@ const FAMILIES: &[(&str, bool)] = &[
     ("tui", cfg!(feature = "tui")),
     ("command", cfg!(feature = "command")),
     ("execution", cfg!(feature = "execution")),
+    ("session", cfg!(feature = "session")),
 ];
 
 /// The compile-fail folder and reachability cases of each feature set that has cases.
@@ -52,6 +55,16 @@ const SETS: &[(&[&str], &str, &[&str])] = &[
         &["agent-core", "command"],
         "tests/ui/only_command/*.rs",
         &["tests/ui/reach/command.rs"],
+    ),
+    (
+        &["agent-core", "analytics", "command", "execution"],
+        "tests/ui/session_lower/*.rs",
+        &[],
+    ),
+    (
+        &["agent-core", "analytics", "command", "execution", "session"],
+        "tests/ui/only_session/*.rs",
+        &["tests/ui/reach/session.rs"],
     ),
     (
         &["agent-core", "execution"],

@@ -24,6 +24,8 @@ const EDGES: &[(&str, &[&str])] = &[
     ("tui",        &[]),
     ("command",    &["agent_core"]),
     ("execution",  &["agent_core"]),
+    // layer 1
+    ("session",    &["agent_core", "command", "execution", "analytics"]),
 ];
 
 /// Crate-private support modules (no family): any module may name them, they name no family.

@@ -10,8 +10,8 @@ use alloc::vec::Vec;
 use agent_interface::analytics::*;
 use serde_json::Value;
 
+use crate::support::s;
 use crate::support::{golden, rejects, to_json};
-use crate::support::{s};
 
 /// Every object key reachable from `value`, through objects and arrays.
 fn all_keys(value: &Value, keys: &mut Vec<String>) {

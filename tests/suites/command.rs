@@ -11,8 +11,8 @@ use core::fmt;
 use agent_interface::agent_core::*;
 use agent_interface::command::*;
 
+use crate::support::{block_on, decode, s};
 use crate::support::{golden, json_eq, rejects, to_json};
-use crate::support::{decode, block_on, s};
 
 fn command(name: &str) -> Command {
     Command {

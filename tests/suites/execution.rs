@@ -10,8 +10,8 @@ use alloc::vec::Vec;
 use agent_interface::agent_core::*;
 use agent_interface::execution::*;
 
+use crate::support::s;
 use crate::support::{golden, json_eq, rejects, to_json};
-use crate::support::{s};
 
 fn request_base() -> BackgroundTaskRequestBase {
     BackgroundTaskRequestBase {

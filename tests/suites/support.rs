@@ -46,7 +46,10 @@ macro_rules! literal_round_trip {
             assert_eq!(value.as_str(), *literal);
             assert_eq!(<$ty>::from_literal(value.as_str()), Some(*value));
             let json = $crate::support::to_json(value);
-            assert_eq!(json, ::serde_json::Value::String(::alloc::string::String::from(*literal)));
+            assert_eq!(
+                json,
+                ::serde_json::Value::String(::alloc::string::String::from(*literal))
+            );
             let back: $ty = $crate::support::decode(&json);
             assert_eq!(back, *value);
             assert_eq!(::alloc::format!("{value}"), *literal);

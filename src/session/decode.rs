@@ -1,0 +1,1021 @@
+//! The pure codec between a session record and the bytes a store keeps: the decoder that turns
+//! stored bytes into an outcome, and the encoder it round-trips with.
+//!
+//! The stored form is the versioned envelope `{"schemaVersion": 1, "record": { … }}` (see
+//! [`SESSION_RECORD_SCHEMA_VERSION`]). [`decode_session_record`] never panics, on any input, and
+//! answers with a [`SessionRecordDecodeOutcome`]: valid, corrupt or unsupported. It has no
+//! `missing` (absence is a store's fact: bytes that are not there never reach a decoder) and no
+//! `locked` (only a sealing store knows about keys); a store turns the answer into a
+//! [`SessionLoadOutcome`] with `From`.
+//!
+//! # The rules it keeps
+//!
+//! - **Bad bytes are corrupt, never missing**: not UTF-8, not JSON, not an object, an envelope
+//!   without `schemaVersion` or `record`, members of the wrong type or shape.
+//! - **Issues are located.** Each issue's `path` starts at the root of the stored document
+//!   (`record.messages[2].timestamp`; empty for the document itself) and its `message` is serde's.
+//!   Every failing member of the record is reported, and inside a list every failing element. Below
+//!   an element the decoder narrows the path as far as it can tell which member failed (it removes
+//!   one member at a time and watches the error go away); where it cannot tell, or once a
+//!   per-record budget of trial decodes is spent, the path stops at the element.
+//! - **An unknown version is unsupported**, with the version seen, and nothing of the record is
+//!   decoded (defects measured against another version's shape describe the reader, not the
+//!   data).
+//! - **The id decides validity; no other value does.** A record whose `id` is not the id it is
+//!   stored under is corrupt, with an issue at `record.id`. Every other check is of shape (types,
+//!   required members, the closed literal sets and ranges the member types declare); no value of
+//!   a well-typed member changes the outcome.
+//! - **Best-effort `cwd`.** A corrupt or unsupported answer carries the record's `cwd` when it can
+//!   be read: from the parsed document when the bytes are JSON, otherwise from a small tolerant
+//!   scanner that reads the text up to the first `record.cwd` (or top-level `cwd`) string and
+//!   gives up at the first syntax error before it.
+//!
+//! # Decisions where the contract was silent
+//!
+//! - **Feature `serde`.** The decoder and encoder need the serde derives, so they exist only with
+//!   the `serde` feature; the outcome types and the store port exist without it.
+//! - **The envelope** is the reference TypeScript stores' layout, so both read each other's
+//!   files. An envelope without `schemaVersion` is corrupt (nothing says which build wrote it);
+//!   a `schemaVersion` that is a whole number other than 1 is unsupported with that number; one
+//!   that is not a whole number (a string, a fraction, a negative number, `null`) is unsupported
+//!   without a version. Other members of the envelope are ignored (a store writes the envelope
+//!   whole; no partial writer owns any of it).
+//! - **Unknown members of the record** are kept in
+//!   [`extra`](super::InteractiveSessionRecord::extra), never reported.
+//! - **An explicit `null`** for an optional member reads as absent.
+//! - **The encoder is fallible**: a number that is not finite inside an untyped payload cannot
+//!   be written as JSON, and the error says so instead of writing a record that would not read
+//!   back.
+//! - **One member decoder.** `Deserialize` for [`InteractiveSessionRecord`] and for
+//!   [`SessionLoadOutcome`] is written by hand on top of the same member decoding, instead of
+//!   derived: a derived record (with its flattened `extra`) and a derived internally tagged
+//!   outcome buffer their input and decode every member a second way, which a 256 KiB target
+//!   cannot afford next to this decoder. Both read exactly what the derive would (serde's
+//!   messages, unknown members kept in `extra` or ignored on the outcome), except that a member
+//!   written twice keeps its last value, and a record's error names each failing member.
+//! - **Decoding goes through a parsed JSON value**: the location of an issue needs it. A valid
+//!   record costs the parse into a `Value` plus one typed decode of each member from it; a
+//!   corrupt one costs a few trial decodes more per failing element (bounded per record).
+
+use alloc::boxed::Box;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::record::InteractiveSessionRecord;
+#[cfg(all(doc, not(feature = "serde")))]
+use super::record::SESSION_RECORD_SCHEMA_VERSION;
+use super::store::{SessionLoadOutcome, SessionLoadStatus, SessionRecordDecodeIssue};
+
+/// What the pure decoder concluded about stored bytes: the three outcomes bytes alone can give
+/// (`valid`, `corrupt`, `unsupported`), tagged on `status` like [`SessionLoadOutcome`].
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(
+        tag = "status",
+        rename_all = "lowercase",
+        rename_all_fields = "camelCase"
+    )
+)]
+pub enum SessionRecordDecodeOutcome {
+    /// The envelope is the current version, the record decoded, and its id is the id it is
+    /// stored under.
+    Valid {
+        /// The decoded record, unknown members kept.
+        record: Box<InteractiveSessionRecord>,
+    },
+    /// The bytes are not a session record stored under this id.
+    Corrupt {
+        /// Every located failure found (never empty).
+        issues: Vec<SessionRecordDecodeIssue>,
+        /// The record's `cwd`, when it could be read from the bytes.
+        #[cfg_attr(
+            feature = "serde",
+            serde(default, skip_serializing_if = "Option::is_none")
+        )]
+        cwd: Option<String>,
+    },
+    /// The envelope declares a version this build does not read.
+    Unsupported {
+        /// The declared version, when it is a whole number.
+        #[cfg_attr(
+            feature = "serde",
+            serde(default, skip_serializing_if = "Option::is_none")
+        )]
+        schema_version: Option<u64>,
+        /// The record's `cwd`, when it could be read from the bytes.
+        #[cfg_attr(
+            feature = "serde",
+            serde(default, skip_serializing_if = "Option::is_none")
+        )]
+        cwd: Option<String>,
+    },
+}
+
+impl SessionRecordDecodeOutcome {
+    /// The `status` tag (never `missing` or `locked`).
+    #[must_use]
+    pub const fn status(&self) -> SessionLoadStatus {
+        match self {
+            Self::Valid { .. } => SessionLoadStatus::Valid,
+            Self::Corrupt { .. } => SessionLoadStatus::Corrupt,
+            Self::Unsupported { .. } => SessionLoadStatus::Unsupported,
+        }
+    }
+}
+
+impl From<SessionRecordDecodeOutcome> for SessionLoadOutcome {
+    /// The same outcome as a store reports it; a valid record carries no owner attribution (a
+    /// sealing store adds its own).
+    fn from(outcome: SessionRecordDecodeOutcome) -> Self {
+        match outcome {
+            SessionRecordDecodeOutcome::Valid { record } => Self::Valid {
+                record,
+                owner: None,
+            },
+            SessionRecordDecodeOutcome::Corrupt { issues, cwd } => Self::Corrupt { issues, cwd },
+            SessionRecordDecodeOutcome::Unsupported {
+                schema_version,
+                cwd,
+            } => Self::Unsupported {
+                schema_version,
+                cwd,
+            },
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+use alloc::format;
+#[cfg(feature = "serde")]
+use alloc::string::ToString;
+#[cfg(feature = "serde")]
+use core::cell::Cell;
+
+#[cfg(feature = "serde")]
+use serde::de::DeserializeOwned;
+
+#[cfg(feature = "serde")]
+use crate::agent_core::{Value, ValueMap};
+
+#[cfg(feature = "serde")]
+use super::record::SESSION_RECORD_SCHEMA_VERSION;
+
+/// Every member the record declares, by wire name; any other member goes to `extra`.
+#[cfg(feature = "serde")]
+const RECORD_MEMBERS: [&str; 22] = [
+    "id",
+    "name",
+    "cwd",
+    "createdAt",
+    "updatedAt",
+    "messages",
+    "history",
+    "systemPrompt",
+    "toolSchemas",
+    "backgroundTasks",
+    "backgroundTaskEvents",
+    "backgroundJobGroups",
+    "backgroundJobGroupEvents",
+    "sessionLoops",
+    "skillActivationEvents",
+    "memoryEvents",
+    "usedMemoryReferences",
+    "contextReferences",
+    "sandboxSnapshotId",
+    "goal",
+    "plan",
+    "activeBranch",
+];
+
+/// The envelope member that holds the record, and the path prefix of its members.
+#[cfg(feature = "serde")]
+const RECORD: &str = "record";
+
+/// How deep the narrowing below a failing element goes, and how much it tries per level.
+#[cfg(feature = "serde")]
+const NARROW_DEPTH: usize = 12;
+#[cfg(feature = "serde")]
+const NARROW_MEMBERS: usize = 64;
+#[cfg(feature = "serde")]
+const NARROW_ELEMENTS: usize = 256;
+/// How many trial decodes the narrowing may spend on one record, all issues together; once
+/// spent, the remaining issues stop at their member or element.
+#[cfg(feature = "serde")]
+const NARROW_BUDGET: usize = 4096;
+
+/// The deepest nesting the best-effort `cwd` scanner follows (serde_json's own limit).
+#[cfg(feature = "serde")]
+const SCAN_DEPTH: usize = 128;
+
+/// Writes `record` in the versioned envelope a store keeps:
+/// `{"schemaVersion": 1, "record": { … }}`, members the record does not declare included.
+///
+/// # Errors
+///
+/// Fails only when a value cannot be written as JSON: a number that is not finite inside an
+/// untyped payload. Nothing is written then; a store must not save such a record.
+#[cfg(feature = "serde")]
+pub fn encode_session_record(
+    record: &InteractiveSessionRecord,
+) -> Result<Vec<u8>, serde_json::Error> {
+    #[derive(serde::Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Envelope<'a> {
+        schema_version: u64,
+        record: &'a InteractiveSessionRecord,
+    }
+    serde_json::to_vec(&Envelope {
+        schema_version: SESSION_RECORD_SCHEMA_VERSION,
+        record,
+    })
+}
+
+/// Decodes the bytes a store keeps under `stored_id` (see the module docs for every rule).
+///
+/// Total: it never panics, and it answers `valid` only for the current envelope version, a
+/// shape-valid record, and a record whose `id` is exactly `stored_id`.
+#[cfg(feature = "serde")]
+#[must_use]
+pub fn decode_session_record(bytes: &[u8], stored_id: &str) -> SessionRecordDecodeOutcome {
+    let text = match core::str::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(error) => {
+            return corrupt(
+                "",
+                format!("the stored bytes are not UTF-8 text: {error}"),
+                scan_cwd(bytes),
+            );
+        }
+    };
+    let document: Value = match serde_json::from_str(text) {
+        Ok(document) => document,
+        Err(error) => {
+            return corrupt(
+                "",
+                format!("the stored bytes are not JSON: {error}"),
+                scan_cwd(bytes),
+            );
+        }
+    };
+    let Value::Object(mut envelope) = document else {
+        let message = format!(
+            "invalid type: {}, expected a session record envelope (an object)",
+            describe(&document)
+        );
+        return corrupt("", message, None);
+    };
+    let cwd = envelope_cwd(&envelope);
+
+    match envelope.get("schemaVersion").map(whole_number) {
+        None => return corrupt("schemaVersion", "missing field `schemaVersion`", cwd),
+        Some(Some(SESSION_RECORD_SCHEMA_VERSION)) => {}
+        Some(schema_version) => {
+            return SessionRecordDecodeOutcome::Unsupported {
+                schema_version,
+                cwd,
+            };
+        }
+    }
+
+    match envelope.remove(RECORD) {
+        Some(Value::Object(members)) => match decode_members(members, RECORD, Some(stored_id)) {
+            Ok(record) => SessionRecordDecodeOutcome::Valid {
+                record: Box::new(record),
+            },
+            Err(issues) => SessionRecordDecodeOutcome::Corrupt { issues, cwd },
+        },
+        Some(other) => {
+            let message = format!(
+                "invalid type: {}, expected a session record (an object)",
+                describe(&other)
+            );
+            corrupt(RECORD, message, cwd)
+        }
+        None => corrupt(RECORD, "missing field `record`", cwd),
+    }
+}
+
+#[cfg(feature = "serde")]
+fn corrupt(
+    path: &str,
+    message: impl Into<String>,
+    cwd: Option<String>,
+) -> SessionRecordDecodeOutcome {
+    SessionRecordDecodeOutcome::Corrupt {
+        issues: alloc::vec![SessionRecordDecodeIssue::new(path, message)],
+        cwd,
+    }
+}
+
+/// The `cwd` of a parsed document that may not be a valid envelope: `record.cwd`, else a
+/// top-level `cwd` (a bare record), when it is a string.
+#[cfg(feature = "serde")]
+fn envelope_cwd(envelope: &ValueMap) -> Option<String> {
+    envelope
+        .get(RECORD)
+        .and_then(|record| record.get("cwd"))
+        .or_else(|| envelope.get("cwd"))
+        .and_then(Value::as_str)
+        .map(String::from)
+}
+
+/// A declared version as a whole number (`1` and `1.0` alike), or `None`.
+#[cfg(feature = "serde")]
+fn whole_number(value: &Value) -> Option<u64> {
+    let Value::Number(number) = value else {
+        return None;
+    };
+    if let Some(whole) = number.as_u64() {
+        return Some(whole);
+    }
+    let float = number.as_f64()?;
+    // Casts saturate; the comparison keeps only exact whole values in range.
+    let whole = float as u64;
+    ((0.0..=9_007_199_254_740_992.0).contains(&float) && whole as f64 == float).then_some(whole)
+}
+
+/// Decodes a record from its members as serde reads any other value, through the same member
+/// decoding as [`decode_session_record`] (so both agree on every rule). Hand-written rather than
+/// derived: a derived decoder with a flattened `extra` buffers and re-decodes every member for
+/// each input format, which more than doubles the code a small target links. An error names
+/// each failing member (`messages[1].timestamp: invalid type: …`). Unlike a derived decoder, a
+/// key written twice keeps its last value.
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for InteractiveSessionRecord {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let members = <ValueMap as serde::Deserialize>::deserialize(deserializer)?;
+        decode_members(members, "", None)
+            .map_err(|issues| <D::Error as serde::de::Error>::custom(issues_text(&issues)))
+    }
+}
+
+/// Decodes a load outcome (tagged on `status`) the way a derived internally tagged decoder
+/// would, with serde's messages (`unknown variant`, `missing field`); unknown members are
+/// ignored. Hand-written for the same reason as the record's: a derived one buffers the whole
+/// outcome and decodes the record a second way.
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for SessionLoadOutcome {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let members = <ValueMap as serde::Deserialize>::deserialize(deserializer)?;
+        load_outcome(members).map_err(<D::Error as serde::de::Error>::custom)
+    }
+}
+
+#[cfg(feature = "serde")]
+fn load_outcome(mut members: ValueMap) -> Result<SessionLoadOutcome, serde_json::Error> {
+    use serde::de::Error as _;
+
+    let status = members
+        .get("status")
+        .ok_or_else(|| serde_json::Error::missing_field("status"))?;
+    Ok(
+        match <SessionLoadStatus as serde::Deserialize>::deserialize(status)? {
+            SessionLoadStatus::Valid => {
+                let record = match members.remove(RECORD) {
+                    Some(Value::Object(record)) => decode_members(record, RECORD, None)
+                        .map_err(|issues| serde_json::Error::custom(issues_text(&issues)))?,
+                    Some(other) => {
+                        return Err(serde_json::Error::custom(format_args!(
+                            "invalid type: {}, expected a session record (an object)",
+                            describe(&other)
+                        )));
+                    }
+                    None => return Err(serde_json::Error::missing_field(RECORD)),
+                };
+                SessionLoadOutcome::Valid {
+                    record: Box::new(record),
+                    owner: optional(&members, "owner")?,
+                }
+            }
+            SessionLoadStatus::Missing => SessionLoadOutcome::Missing,
+            SessionLoadStatus::Corrupt => SessionLoadOutcome::Corrupt {
+                issues: required(&members, "issues")?,
+                cwd: optional(&members, "cwd")?,
+            },
+            SessionLoadStatus::Unsupported => SessionLoadOutcome::Unsupported {
+                schema_version: optional(&members, "schemaVersion")?,
+                cwd: optional(&members, "cwd")?,
+            },
+            SessionLoadStatus::Locked => SessionLoadOutcome::Locked {
+                reason: required(&members, "reason")?,
+            },
+        },
+    )
+}
+
+#[cfg(feature = "serde")]
+fn required<T: DeserializeOwned>(
+    members: &ValueMap,
+    key: &'static str,
+) -> Result<T, serde_json::Error> {
+    match members.get(key) {
+        Some(value) => T::deserialize(value),
+        None => Err(<serde_json::Error as serde::de::Error>::missing_field(key)),
+    }
+}
+
+#[cfg(feature = "serde")]
+fn optional<T: DeserializeOwned>(
+    members: &ValueMap,
+    key: &str,
+) -> Result<Option<T>, serde_json::Error> {
+    match members.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(value) => T::deserialize(value).map(Some),
+    }
+}
+
+/// The issues as one line: `path: message; path: message`.
+#[cfg(feature = "serde")]
+fn issues_text(issues: &[SessionRecordDecodeIssue]) -> String {
+    let mut text = String::new();
+    for (index, issue) in issues.iter().enumerate() {
+        if index > 0 {
+            text.push_str("; ");
+        }
+        if !issue.path.is_empty() {
+            text.push_str(&issue.path);
+            text.push_str(": ");
+        }
+        text.push_str(&issue.message);
+    }
+    text
+}
+
+/// Decodes every member of a record; member paths start with `prefix`. With `expected_id`, an
+/// `id` that differs from it is an issue too.
+#[cfg(feature = "serde")]
+fn decode_members(
+    members: ValueMap,
+    prefix: &str,
+    expected_id: Option<&str>,
+) -> Result<InteractiveSessionRecord, Vec<SessionRecordDecodeIssue>> {
+    let mut read = Members {
+        members: &members,
+        prefix,
+        issues: Vec::new(),
+        budget: Cell::new(NARROW_BUDGET),
+    };
+    let id: Option<String> = read.required("id");
+    let name = read.optional("name");
+    let cwd: Option<String> = read.required("cwd");
+    let created_at: Option<String> = read.required("createdAt");
+    let updated_at: Option<String> = read.required("updatedAt");
+    let messages = read.required_list("messages");
+    let history = read.optional_list("history");
+    let system_prompt = read.optional("systemPrompt");
+    let tool_schemas = read.optional_list("toolSchemas");
+    let background_tasks = read.optional_list("backgroundTasks");
+    let background_task_events = read.optional_list("backgroundTaskEvents");
+    let background_job_groups = read.optional_list("backgroundJobGroups");
+    let background_job_group_events = read.optional_list("backgroundJobGroupEvents");
+    let session_loops = read.optional_list("sessionLoops");
+    let skill_activation_events = read.optional_list("skillActivationEvents");
+    let memory_events = read.optional_list("memoryEvents");
+    let used_memory_references = read.optional_list("usedMemoryReferences");
+    let context_references = read.optional_list("contextReferences");
+    let sandbox_snapshot_id = read.optional("sandboxSnapshotId");
+    let goal = read.optional("goal");
+    let plan = read.optional("plan");
+    let active_branch = read.optional("activeBranch");
+    let mut issues = read.issues;
+
+    if let (Some(id), Some(expected)) = (&id, expected_id)
+        && id != expected
+    {
+        issues.push(SessionRecordDecodeIssue::new(
+            member_path(prefix, "id"),
+            format!("the record's id `{id}` is not the id it is stored under (`{expected}`)"),
+        ));
+    }
+
+    let (Some(id), Some(cwd), Some(created_at), Some(updated_at), Some(messages), true) =
+        (id, cwd, created_at, updated_at, messages, issues.is_empty())
+    else {
+        return Err(issues);
+    };
+
+    let extra: ValueMap = members
+        .into_iter()
+        .filter(|(key, _)| !RECORD_MEMBERS.contains(&key.as_str()))
+        .collect();
+
+    Ok(InteractiveSessionRecord {
+        id,
+        name,
+        cwd,
+        created_at,
+        updated_at,
+        messages,
+        history,
+        system_prompt,
+        tool_schemas,
+        background_tasks,
+        background_task_events,
+        background_job_groups,
+        background_job_group_events,
+        session_loops,
+        skill_activation_events,
+        memory_events,
+        used_memory_references,
+        context_references,
+        sandbox_snapshot_id,
+        goal,
+        plan,
+        active_branch,
+        extra,
+    })
+}
+
+#[cfg(feature = "serde")]
+fn member_path(prefix: &str, key: &str) -> String {
+    if prefix.is_empty() {
+        String::from(key)
+    } else {
+        format!("{prefix}.{key}")
+    }
+}
+
+/// Collects the failures of one record's members.
+#[cfg(feature = "serde")]
+struct Members<'a> {
+    members: &'a ValueMap,
+    prefix: &'a str,
+    issues: Vec<SessionRecordDecodeIssue>,
+    /// Trial decodes the narrowing may still spend.
+    budget: Cell<usize>,
+}
+
+#[cfg(feature = "serde")]
+impl Members<'_> {
+    /// A required member; absent or failing, it adds an issue and gives `None`.
+    fn required<T: DeserializeOwned>(&mut self, key: &str) -> Option<T> {
+        match self.members.get(key) {
+            Some(value) => self.decode(value, member_path(self.prefix, key)),
+            None => {
+                self.missing(key);
+                None
+            }
+        }
+    }
+
+    /// An optional member: absent or `null` is `None`; a failing one adds an issue.
+    fn optional<T: DeserializeOwned>(&mut self, key: &str) -> Option<T> {
+        match self.members.get(key) {
+            None | Some(Value::Null) => None,
+            Some(value) => self.decode(value, member_path(self.prefix, key)),
+        }
+    }
+
+    /// A required list member, element by element.
+    fn required_list<T: DeserializeOwned>(&mut self, key: &str) -> Option<Vec<T>> {
+        match self.members.get(key) {
+            Some(value) => self.list(value, key),
+            None => {
+                self.missing(key);
+                None
+            }
+        }
+    }
+
+    /// An optional list member, element by element: absent or `null` is `None`.
+    fn optional_list<T: DeserializeOwned>(&mut self, key: &str) -> Option<Vec<T>> {
+        match self.members.get(key) {
+            None | Some(Value::Null) => None,
+            Some(value) => self.list(value, key),
+        }
+    }
+
+    fn missing(&mut self, key: &str) {
+        self.issues.push(SessionRecordDecodeIssue::new(
+            member_path(self.prefix, key),
+            format!("missing field `{key}`"),
+        ));
+    }
+
+    fn list<T: DeserializeOwned>(&mut self, value: &Value, key: &str) -> Option<Vec<T>> {
+        let path = member_path(self.prefix, key);
+        let Value::Array(elements) = value else {
+            let message = format!("invalid type: {}, expected a sequence", describe(value));
+            self.issues
+                .push(SessionRecordDecodeIssue::new(path, message));
+            return None;
+        };
+        let before = self.issues.len();
+        let mut decoded = Vec::with_capacity(elements.len());
+        for (index, element) in elements.iter().enumerate() {
+            if let Some(element) = self.decode(element, format!("{path}[{index}]")) {
+                decoded.push(element);
+            }
+        }
+        (self.issues.len() == before).then_some(decoded)
+    }
+
+    fn decode<T: DeserializeOwned>(&mut self, value: &Value, path: String) -> Option<T> {
+        match T::deserialize(value) {
+            Ok(decoded) => Some(decoded),
+            Err(error) => {
+                let message = error.to_string();
+                let decodes = |probe: &Value| T::deserialize(probe).err().map(|e| e.to_string());
+                let steps = narrow(value, &message, &decodes, &self.budget);
+                let path = render(path, &steps);
+                self.issues
+                    .push(SessionRecordDecodeIssue::new(path, message));
+                None
+            }
+        }
+    }
+}
+
+// ---- narrowing an issue below a failing value ---------------------------------------------
+
+#[cfg(feature = "serde")]
+/// One step of a path below a failing value.
+enum Step {
+    Member(String),
+    Element(usize),
+}
+
+#[cfg(feature = "serde")]
+fn render(mut path: String, steps: &[Step]) -> String {
+    for step in steps {
+        match step {
+            Step::Member(key) => {
+                path.push('.');
+                path.push_str(key);
+            }
+            Step::Element(index) => path.push_str(&format!("[{index}]")),
+        }
+    }
+    path
+}
+
+#[cfg(feature = "serde")]
+fn at<'v>(mut value: &'v Value, steps: &[Step]) -> Option<&'v Value> {
+    for step in steps {
+        value = match step {
+            Step::Member(key) => value.as_object()?.get(key)?,
+            Step::Element(index) => value.as_array()?.get(*index)?,
+        };
+    }
+    Some(value)
+}
+
+#[cfg(feature = "serde")]
+fn at_mut<'v>(mut value: &'v mut Value, steps: &[Step]) -> Option<&'v mut Value> {
+    for step in steps {
+        value = match step {
+            Step::Member(key) => value.as_object_mut()?.get_mut(key)?,
+            Step::Element(index) => value.as_array_mut()?.get_mut(*index)?,
+        };
+    }
+    Some(value)
+}
+
+#[cfg(feature = "serde")]
+/// Finds, below `root` (a value that fails to decode with `message`), the member or element
+/// that makes it fail, as far as that can be told by taking things away.
+///
+/// A member is blamed when removing it makes the value decode, or turns the error into
+/// "missing field" for that very member (a required one). Several members can qualify (a tag
+/// such as `role` does too); the one whose value the error message quotes then wins, and
+/// with no single winner the path stops. An element is blamed when it is the first whose
+/// inclusion makes a prefix of the list fail. The value's own missing member is named last.
+fn narrow(
+    root: &Value,
+    message: &str,
+    decodes: &dyn Fn(&Value) -> Option<String>,
+    budget: &Cell<usize>,
+) -> Vec<Step> {
+    // One trial decode: `None` once the budget is spent, else the trial's error (if any).
+    let trial = |probe: &Value| {
+        let left = budget.get().checked_sub(1)?;
+        budget.set(left);
+        Some(decodes(probe))
+    };
+    let mut steps = Vec::new();
+    for _ in 0..NARROW_DEPTH {
+        let next = match at(root, &steps) {
+            Some(Value::Object(members)) => blame_member(root, &steps, members, message, &trial),
+            Some(Value::Array(elements)) => blame_element(root, &steps, elements.len(), &trial),
+            _ => None,
+        };
+        match next {
+            Some(step) => steps.push(step),
+            None => break,
+        }
+    }
+    if let Some(Value::Object(members)) = at(root, &steps)
+        && let Some(missing) = missing_field(message)
+        && !members.contains_key(missing)
+    {
+        steps.push(Step::Member(String::from(missing)));
+    }
+    steps
+}
+
+#[cfg(feature = "serde")]
+fn missing_field(message: &str) -> Option<&str> {
+    message.strip_prefix("missing field `")?.split('`').next()
+}
+
+#[cfg(feature = "serde")]
+fn blame_member(
+    root: &Value,
+    steps: &[Step],
+    members: &ValueMap,
+    message: &str,
+    trial: &dyn Fn(&Value) -> Option<Option<String>>,
+) -> Option<Step> {
+    if members.len() > NARROW_MEMBERS {
+        return None;
+    }
+    let mut cleared = Vec::new();
+    let mut required = Vec::new();
+    for key in members.keys() {
+        let mut probe = root.clone();
+        if let Some(Value::Object(probe_members)) = at_mut(&mut probe, steps) {
+            probe_members.remove(key);
+        }
+        match trial(&probe)? {
+            None => cleared.push(key),
+            Some(error) if missing_field(&error) == Some(key.as_str()) => required.push(key),
+            Some(_) => {}
+        }
+    }
+    let quoted = |key: &&String| {
+        members
+            .get(*key)
+            .is_some_and(|value| quotes(message, value))
+    };
+    let chosen = match cleared.as_slice() {
+        [only] => Some(*only),
+        [] => single(required.iter().copied().filter(quoted)),
+        several => single(several.iter().copied().filter(quoted)),
+    };
+    chosen.map(|key| Step::Member(key.clone()))
+}
+
+#[cfg(feature = "serde")]
+fn single<T>(mut items: impl Iterator<Item = T>) -> Option<T> {
+    let first = items.next()?;
+    items.next().is_none().then_some(first)
+}
+
+#[cfg(feature = "serde")]
+fn blame_element(
+    root: &Value,
+    steps: &[Step],
+    len: usize,
+    trial: &dyn Fn(&Value) -> Option<Option<String>>,
+) -> Option<Step> {
+    for index in 0..len.min(NARROW_ELEMENTS) {
+        let mut probe = root.clone();
+        if let Some(Value::Array(elements)) = at_mut(&mut probe, steps) {
+            elements.truncate(index + 1);
+        }
+        if trial(&probe)?.is_some() {
+            return Some(Step::Element(index));
+        }
+    }
+    None
+}
+
+#[cfg(feature = "serde")]
+/// True when serde's `message` quotes `value` (as "integer `5`", "string \"x\"",
+/// "unknown variant `x`", …).
+fn quotes(message: &str, value: &Value) -> bool {
+    match value {
+        Value::Null => message.contains("null") || message.contains("unit value"),
+        Value::Bool(flag) => message.contains(&format!("`{flag}`")),
+        Value::Number(number) => message.contains(&format!("`{number}`")),
+        Value::String(text) => {
+            message.contains(&format!("`{text}`")) || message.contains(&format!("\"{text}\""))
+        }
+        Value::Array(_) => message.contains("sequence"),
+        Value::Object(_) => message.contains("map"),
+    }
+}
+
+#[cfg(feature = "serde")]
+/// How serde names a value's type in "invalid type" messages.
+fn describe(value: &Value) -> String {
+    match value {
+        Value::Null => String::from("null"),
+        Value::Bool(flag) => format!("boolean `{flag}`"),
+        Value::Number(number) if number.is_f64() => format!("floating point `{number}`"),
+        Value::Number(number) => format!("integer `{number}`"),
+        Value::String(text) => format!("string {text:?}"),
+        Value::Array(_) => String::from("sequence"),
+        Value::Object(_) => String::from("map"),
+    }
+}
+
+// ---- best-effort cwd from bytes that do not parse ------------------------------------------
+
+#[cfg(feature = "serde")]
+/// Reads the string value of `record.cwd` (or of a top-level `cwd`) from JSON text that may
+/// be broken after it; `None` when a syntax error, a nesting deeper than [`SCAN_DEPTH`] or
+/// the end comes first, or when the value is not UTF-8.
+fn scan_cwd(bytes: &[u8]) -> Option<String> {
+    let mut scanner = Scanner { bytes, pos: 0 };
+    scanner.value(Place::Document, 0).ok().flatten()
+}
+
+#[cfg(feature = "serde")]
+/// Where a scanned value sits.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Place {
+    /// The document itself (the envelope, or a bare record).
+    Document,
+    /// The envelope's `record` member.
+    Record,
+    /// Anywhere else.
+    Other,
+}
+
+#[cfg(feature = "serde")]
+/// The scan stopped: the text is broken (or too deep) before a `cwd` was found.
+struct Broken;
+
+#[cfg(feature = "serde")]
+struct Scanner<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+#[cfg(feature = "serde")]
+impl Scanner<'_> {
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    fn bump(&mut self) -> Option<u8> {
+        let byte = self.peek()?;
+        self.pos += 1;
+        Some(byte)
+    }
+
+    fn skip_space(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            self.pos += 1;
+        }
+    }
+
+    fn expect(&mut self, byte: u8) -> Result<(), Broken> {
+        self.skip_space();
+        if self.bump() == Some(byte) {
+            Ok(())
+        } else {
+            Err(Broken)
+        }
+    }
+
+    /// Scans one value; `Ok(Some(cwd))` as soon as the wanted `cwd` is read.
+    fn value(&mut self, place: Place, depth: usize) -> Result<Option<String>, Broken> {
+        if depth > SCAN_DEPTH {
+            return Err(Broken);
+        }
+        self.skip_space();
+        match self.peek() {
+            Some(b'{') => self.object(place, depth),
+            Some(b'[') => self.array(depth),
+            Some(b'"') => self.string().map(|_| None),
+            _ => self.scalar().map(|()| None),
+        }
+    }
+
+    fn object(&mut self, place: Place, depth: usize) -> Result<Option<String>, Broken> {
+        self.expect(b'{')?;
+        self.skip_space();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            return Ok(None);
+        }
+        loop {
+            self.skip_space();
+            let key = self.string()?;
+            self.expect(b':')?;
+            self.skip_space();
+            let wanted = key == b"cwd" && matches!(place, Place::Document | Place::Record);
+            if wanted && self.peek() == Some(b'"') {
+                if let Ok(cwd) = String::from_utf8(self.string()?) {
+                    return Ok(Some(cwd));
+                }
+            } else {
+                let child = if key == b"record" && place == Place::Document {
+                    Place::Record
+                } else {
+                    Place::Other
+                };
+                if let Some(cwd) = self.value(child, depth + 1)? {
+                    return Ok(Some(cwd));
+                }
+            }
+            self.skip_space();
+            match self.bump() {
+                Some(b',') => {}
+                Some(b'}') => return Ok(None),
+                _ => return Err(Broken),
+            }
+        }
+    }
+
+    fn array(&mut self, depth: usize) -> Result<Option<String>, Broken> {
+        self.expect(b'[')?;
+        self.skip_space();
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            return Ok(None);
+        }
+        loop {
+            if let Some(cwd) = self.value(Place::Other, depth + 1)? {
+                return Ok(Some(cwd));
+            }
+            self.skip_space();
+            match self.bump() {
+                Some(b',') => {}
+                Some(b']') => return Ok(None),
+                _ => return Err(Broken),
+            }
+        }
+    }
+
+    /// A number, `true`, `false` or `null`, read loosely (its characters, at least one).
+    fn scalar(&mut self) -> Result<(), Broken> {
+        let start = self.pos;
+        while matches!(
+            self.peek(),
+            Some(b'0'..=b'9' | b'a'..=b'z' | b'A'..=b'Z' | b'+' | b'-' | b'.')
+        ) {
+            self.pos += 1;
+        }
+        if self.pos > start {
+            Ok(())
+        } else {
+            Err(Broken)
+        }
+    }
+
+    /// A string, its escapes decoded, as bytes (UTF-8 is checked only where it matters).
+    fn string(&mut self) -> Result<Vec<u8>, Broken> {
+        if self.bump() != Some(b'"') {
+            return Err(Broken);
+        }
+        let mut out = Vec::new();
+        loop {
+            match self.bump().ok_or(Broken)? {
+                b'"' => return Ok(out),
+                b'\\' => {
+                    let decoded = match self.bump().ok_or(Broken)? {
+                        b'"' => '"',
+                        b'\\' => '\\',
+                        b'/' => '/',
+                        b'b' => '\u{8}',
+                        b'f' => '\u{c}',
+                        b'n' => '\n',
+                        b'r' => '\r',
+                        b't' => '\t',
+                        b'u' => self.unicode_escape()?,
+                        _ => return Err(Broken),
+                    };
+                    let mut buffer = [0; 4];
+                    out.extend_from_slice(decoded.encode_utf8(&mut buffer).as_bytes());
+                }
+                byte => out.push(byte),
+            }
+        }
+    }
+
+    /// The character of a `\uXXXX` escape (after the `u`), surrogate pairs joined; a lone
+    /// surrogate becomes U+FFFD.
+    fn unicode_escape(&mut self) -> Result<char, Broken> {
+        let first = self.hex4()?;
+        if !(0xD800..0xDC00).contains(&first) {
+            return Ok(char::from_u32(first).unwrap_or(char::REPLACEMENT_CHARACTER));
+        }
+        if self.bytes.get(self.pos..self.pos + 2) != Some(b"\\u") {
+            return Ok(char::REPLACEMENT_CHARACTER);
+        }
+        self.pos += 2;
+        let second = self.hex4()?;
+        if !(0xDC00..0xE000).contains(&second) {
+            return Ok(char::REPLACEMENT_CHARACTER);
+        }
+        let joined = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00);
+        Ok(char::from_u32(joined).unwrap_or(char::REPLACEMENT_CHARACTER))
+    }
+
+    fn hex4(&mut self) -> Result<u32, Broken> {
+        let mut code = 0;
+        for _ in 0..4 {
+            let digit = char::from(self.bump().ok_or(Broken)?)
+                .to_digit(16)
+                .ok_or(Broken)?;
+            code = code * 16 + digit;
+        }
+        Ok(code)
+    }
+}

@@ -1,0 +1,294 @@
+//! Payloads of the session's smaller events (`event-contracts`, `prompt-file-reference-types`,
+//! `compact-contracts`): compaction, skill activation, memory, prompt file references and context
+//! references.
+//!
+//! # Decisions where the contract was silent or not recovered
+//!
+//! - **Fixed `type` literals.** The skill-activation event's `type` is always `'skill-activation'`;
+//!   it is a field of a one-value literal set ([`SkillActivationEventType`], whose default is that
+//!   value), so any other `type` fails to decode. The memory event's `type` is a field of the
+//!   closed set [`MemoryEventType`]. Both fields are named `event_type` (`type` is a keyword).
+//! - **Timestamps** (`timestamp`, `at`, `loadedAt`, `lastUsedAt`) are ISO-8601 strings carried as
+//!   written; nothing here validates them.
+//! - **Counts and sizes** (`depth`, `byteLength`) are unsigned integers: a negative or fractional
+//!   value fails to decode. The memory score is a float (the contract types it as a number).
+//! - **Paths** are carried as written; the contract says which root they are relative to, nothing
+//!   here resolves or checks them.
+
+use alloc::string::String;
+
+use crate::agent_core::{ContextWindowState, ValueMap};
+
+string_enum! {
+    /// What started a compaction of the conversation (`TCompactTrigger`).
+    pub enum CompactTrigger {
+        /// The user asked for it.
+        Manual = "manual",
+        /// The session did it because the context window was filling up.
+        Auto = "auto",
+    }
+}
+
+/// The `compact` event (`ICompactEvent`): the conversation was compacted.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct CompactEvent {
+    /// What started it.
+    pub trigger: CompactTrigger,
+    /// The context window before.
+    pub before: ContextWindowState,
+    /// The context window after.
+    pub after: ContextWindowState,
+}
+
+string_enum! {
+    /// Where an activated skill comes from (`TSkillActivationSource`).
+    pub enum SkillActivationSource {
+        /// A skill of the project or the user.
+        Skill = "skill",
+        /// A skill a plugin ships.
+        Plugin = "plugin",
+    }
+}
+
+string_enum! {
+    /// How a skill was invoked (`TSkillActivationInvocation`).
+    pub enum SkillActivationInvocation {
+        /// The user typed its slash command.
+        UserSlash = "user-slash",
+        /// The model called it as a tool.
+        ModelTool = "model-tool",
+    }
+}
+
+string_enum! {
+    /// How a skill runs (`TSkillActivationMode`).
+    pub enum SkillActivationMode {
+        /// Its content is injected into the current conversation.
+        Inject = "inject",
+        /// It runs in a forked conversation.
+        Fork = "fork",
+    }
+}
+
+string_enum! {
+    /// Where a skill activation stands (`TSkillActivationStatus`).
+    pub enum SkillActivationStatus {
+        /// It began.
+        Started = "started",
+        /// It finished.
+        Completed = "completed",
+        /// It failed; the event's `error` says why.
+        Failed = "failed",
+    }
+}
+
+string_enum! {
+    /// The `type` of a [`SkillActivationEvent`]: one fixed literal (also the default).
+    #[derive(Default)]
+    pub enum SkillActivationEventType {
+        /// `'skill-activation'`, the only value.
+        #[default]
+        SkillActivation = "skill-activation",
+    }
+}
+
+/// The `skill_activation` event (`ISkillActivationEvent`): a skill started, finished or failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct SkillActivationEvent {
+    /// Always `'skill-activation'` (wire `type`); any other value fails to decode.
+    #[cfg_attr(feature = "serde", serde(rename = "type"))]
+    pub event_type: SkillActivationEventType,
+    /// The skill's name.
+    pub skill_name: String,
+    /// Where the skill comes from.
+    pub source: SkillActivationSource,
+    /// How it was invoked.
+    pub invocation: SkillActivationInvocation,
+    /// How it runs.
+    pub mode: SkillActivationMode,
+    /// Where it stands.
+    pub status: SkillActivationStatus,
+    /// When this happened (ISO-8601, not validated).
+    pub timestamp: String,
+    /// The skill's name qualified by its plugin, when it has one.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub qualified_name: Option<String>,
+    /// Why it failed, for a failed activation.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub error: Option<String>,
+}
+
+string_enum! {
+    /// The kind of a remembered fact (`TMemoryType`).
+    pub enum MemoryType {
+        /// About the user.
+        User = "user",
+        /// Feedback the user gave.
+        Feedback = "feedback",
+        /// About the project.
+        Project = "project",
+        /// A reference to look things up in.
+        Reference = "reference",
+    }
+}
+
+/// A memory the session used in a turn (`IMemoryReference`).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct MemoryReference {
+    /// The memory's topic.
+    pub topic: String,
+    /// Where the memory is stored.
+    pub path: String,
+    /// How relevant retrieval judged it (higher is more relevant; the scale is the retriever's).
+    pub score: f64,
+    /// True when only part of it was used.
+    pub truncated: bool,
+}
+
+string_enum! {
+    /// What happened to a memory (the `type` of `IMemoryEvent`).
+    pub enum MemoryEventType {
+        /// A candidate memory was extracted from the conversation.
+        CandidateExtracted = "memory_candidate_extracted",
+        /// A candidate waits for review.
+        CandidateQueued = "memory_candidate_queued",
+        /// A candidate was saved.
+        CandidateSaved = "memory_candidate_saved",
+        /// A candidate was skipped.
+        CandidateSkipped = "memory_candidate_skipped",
+        /// The user approved a candidate.
+        CandidateApproved = "memory_candidate_approved",
+        /// The user rejected a candidate.
+        CandidateRejected = "memory_candidate_rejected",
+        /// Memories were retrieved for a turn.
+        Retrieved = "memory_retrieved",
+    }
+}
+
+/// The `memory_event` event (`IMemoryEvent`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct MemoryEvent {
+    /// What happened (wire `type`).
+    #[cfg_attr(feature = "serde", serde(rename = "type"))]
+    pub event_type: MemoryEventType,
+    /// When (ISO-8601, not validated).
+    pub at: String,
+    /// The candidate concerned, for candidate events.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub candidate_id: Option<String>,
+    /// The memory's topic.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub topic: Option<String>,
+    /// Why (a skip or a rejection, typically).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub reason: Option<String>,
+    /// Anything else the producer attached, untyped.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub data: Option<ValueMap>,
+}
+
+string_enum! {
+    /// Why a file was loaded for a prompt (`TPromptFileReferenceReason`).
+    pub enum PromptFileReferenceReason {
+        /// The user attached it.
+        Manual = "manual",
+        /// The prompt (or a file it loaded) referenced it.
+        PromptReference = "prompt-reference",
+    }
+}
+
+/// A file a prompt referenced and the turn loaded (`IPromptFileReferenceRecord`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct PromptFileReferenceRecord {
+    /// The reference as the prompt wrote it.
+    pub original_reference: String,
+    /// The file it resolved to.
+    pub source_path: String,
+    /// The same file relative to the project root.
+    pub relative_path: String,
+    /// Why it was loaded.
+    pub reason: PromptFileReferenceReason,
+    /// How many references deep it was found (0 for one the prompt named itself).
+    pub depth: u32,
+    /// Its size in bytes.
+    pub byte_length: u64,
+}
+
+string_enum! {
+    /// How a context reference was loaded (`TContextReferenceLoadType`).
+    pub enum ContextReferenceLoadType {
+        /// The user attached it.
+        Manual = "manual",
+        /// A prompt referenced it.
+        PromptReference = "prompt-reference",
+        /// The session loaded it itself (instructions files, for example).
+        System = "system",
+    }
+}
+
+string_enum! {
+    /// Whether a context reference is still in use (`TContextReferenceStatus`).
+    pub enum ContextReferenceStatus {
+        /// Part of the context now.
+        Active = "active",
+        /// Seen earlier, no longer part of the context.
+        Observed = "observed",
+    }
+}
+
+/// A file held in (or once seen by) the session's context (`IContextReferenceItem`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct ContextReferenceItem {
+    /// The reference's id.
+    pub id: String,
+    /// The file it points to.
+    pub source_path: String,
+    /// The same file relative to the project root.
+    pub relative_path: String,
+    /// The reference as first written.
+    pub original_reference: String,
+    /// How it was loaded.
+    pub load_type: ContextReferenceLoadType,
+    /// Whether it is still in use.
+    pub status: ContextReferenceStatus,
+    /// Its size in bytes.
+    pub byte_length: u64,
+    /// When it was loaded (ISO-8601, not validated).
+    pub loaded_at: String,
+    /// When a turn last used it (ISO-8601, not validated).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub last_used_at: Option<String>,
+}

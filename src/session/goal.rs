@@ -1,0 +1,113 @@
+//! A session's goal: an objective pursued over several iterations, its progress and its events
+//! (`IGoalState`, `IGoalEvent`).
+//!
+//! # Decisions where the contract was silent or not recovered
+//!
+//! - **Counts** (`iteration`, `iterations`, `maxIterations`) are unsigned: a negative or
+//!   fractional value fails to decode. Nothing checks `iterations <= maxIterations`, or that
+//!   `stopReason` is present exactly when the goal has stopped: the contract states neither.
+//! - **`startedAt`** is an ISO-8601 string carried as written, not validated.
+//! - **The event's `type`** is the field `event_type`, a closed set ([`GoalEventType`]).
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+string_enum! {
+    /// Where a goal stands (`TGoalStatus`).
+    pub enum GoalStatus {
+        /// Being pursued.
+        Active = "active",
+        /// Reached.
+        Satisfied = "satisfied",
+        /// Given up; `stopReason` says why.
+        Stopped = "stopped",
+    }
+}
+
+string_enum! {
+    /// Why a goal stopped being pursued (`TGoalStopReason`).
+    pub enum GoalStopReason {
+        /// It was reached.
+        Satisfied = "satisfied",
+        /// It ran out of iterations.
+        MaxIterations = "max-iterations",
+        /// Somebody cancelled it.
+        Cancelled = "cancelled",
+        /// Iterations stopped making progress.
+        NoProgress = "no-progress",
+    }
+}
+
+string_enum! {
+    /// What one iteration concluded (`signal` of `IGoalProgressEntry`).
+    pub enum GoalProgressSignal {
+        /// Keep going.
+        Continue = "continue",
+        /// The goal is reached.
+        Satisfied = "satisfied",
+    }
+}
+
+/// One iteration's verdict on a goal (`IGoalProgressEntry`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct GoalProgressEntry {
+    /// Which iteration (counting from 1 by convention; not checked).
+    pub iteration: u32,
+    /// What it concluded.
+    pub signal: GoalProgressSignal,
+    /// Why.
+    pub reason: String,
+}
+
+/// A session's goal and its progress (`IGoalState`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct GoalState {
+    /// The goal's id.
+    pub id: String,
+    /// What it is meant to achieve.
+    pub objective: String,
+    /// Where it stands.
+    pub status: GoalStatus,
+    /// Why it stopped, once it has.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub stop_reason: Option<GoalStopReason>,
+    /// Iterations run so far.
+    pub iterations: u32,
+    /// The most iterations it may run.
+    pub max_iterations: u32,
+    /// When it started (ISO-8601, not validated).
+    pub started_at: String,
+    /// Every iteration's verdict, in order.
+    pub progress: Vec<GoalProgressEntry>,
+}
+
+string_enum! {
+    /// What happened to a goal (the `type` of `IGoalEvent`).
+    pub enum GoalEventType {
+        /// A goal was set.
+        Started = "goal_started",
+        /// An iteration reported progress.
+        Progress = "goal_progress",
+        /// The goal stopped (reached, exhausted, cancelled or stuck).
+        Stopped = "goal_stopped",
+    }
+}
+
+/// The `goal_event` event (`IGoalEvent`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct GoalEvent {
+    /// What happened (wire `type`).
+    #[cfg_attr(feature = "serde", serde(rename = "type"))]
+    pub event_type: GoalEventType,
+    /// The goal after it happened.
+    pub goal: GoalState,
+}

@@ -1,0 +1,100 @@
+//! A session's plan: the steps it proposes, their approval and their execution
+//! (`IPlanArtifact`, `IPlanApprovalEvent`).
+//!
+//! # Decisions where the contract was silent or not recovered
+//!
+//! - **Timestamps** (`createdAt`, `approvedAt`) are ISO-8601 strings carried as written, not
+//!   validated; nothing checks that `approvedAt` is present once the plan is approved.
+//! - **The event's `type`** is the field `event_type`, a closed set ([`PlanEventType`]).
+//! - The recorded TypeScript test fixture of `plan_event` abbreviates the plan to `{id}`; the
+//!   contract declares every field of [`PlanArtifact`] required, so such an abbreviation does not
+//!   decode here.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+string_enum! {
+    /// Where one step of a plan stands (`TPlanStepStatus`).
+    pub enum PlanStepStatus {
+        /// Not started.
+        Pending = "pending",
+        /// Being worked on.
+        InProgress = "in-progress",
+        /// Finished.
+        Done = "done",
+    }
+}
+
+/// One step of a plan (`IPlanStep`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct PlanStep {
+    /// The step's id.
+    pub id: String,
+    /// What the step does.
+    pub description: String,
+    /// Where it stands.
+    pub status: PlanStepStatus,
+}
+
+string_enum! {
+    /// Where a plan stands (`TPlanPhase`).
+    pub enum PlanPhase {
+        /// Being drafted.
+        Planning = "planning",
+        /// Drafted, waiting for the user's approval.
+        AwaitingApproval = "awaiting-approval",
+        /// Approved and being carried out.
+        Executing = "executing",
+        /// Carried out.
+        Completed = "completed",
+    }
+}
+
+/// A plan (`IPlanArtifact`), kept in the session record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct PlanArtifact {
+    /// The plan's id.
+    pub id: String,
+    /// What the plan is for.
+    pub objective: String,
+    /// Its steps, in order.
+    pub steps: Vec<PlanStep>,
+    /// Where it stands.
+    pub phase: PlanPhase,
+    /// When it was made (ISO-8601, not validated).
+    pub created_at: String,
+    /// When the user approved it (ISO-8601, not validated).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub approved_at: Option<String>,
+}
+
+string_enum! {
+    /// What happened to a plan (the `type` of `IPlanApprovalEvent`).
+    pub enum PlanEventType {
+        /// A plan was drafted.
+        Created = "plan_created",
+        /// The user approved it.
+        Approved = "plan_approved",
+        /// It was reverted to planning.
+        Reverted = "plan_reverted",
+    }
+}
+
+/// The `plan_event` event (`IPlanApprovalEvent`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct PlanApprovalEvent {
+    /// What happened (wire `type`).
+    #[cfg_attr(feature = "serde", serde(rename = "type"))]
+    pub event_type: PlanEventType,
+    /// The plan after it happened.
+    pub plan: PlanArtifact,
+}

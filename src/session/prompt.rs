@@ -1,0 +1,244 @@
+//! The prompt vocabulary of the event map (`session-event-map`): permission answers, who asks,
+//! the permission and ask requests, the one canonical `prompt_resolved` event, and the refreshed
+//! context file notice.
+//!
+//! # Decisions where the contract was silent or not recovered
+//!
+//! - **The permission answer** (`boolean | 'allow-session' | 'allow-project'`) is one enum of four
+//!   values, [`PermissionResultValue`], whose wire form is `true`, `false` or the string; any other
+//!   string (or type) fails to decode.
+//! - **The permission handler** (`TInteractivePermissionHandler`, a function returning a promise)
+//!   is the port [`InteractivePermissionHandler`] with one `async fn`.
+//! - **The requester union** has a single member today and is still an enum tagged on `kind`
+//!   ([`PermissionRequester`]), so a new kind is an added variant, not a new field.
+//! - **One resolved event.** Every prompt kind settles with the same [`PromptResolvedEvent`]; there
+//!   is no per-kind "resolved" type. Parking and first-answer-wins are the session's behaviour,
+//!   not expressible here.
+//! - **`filePath`** of [`ContextFileRefreshedEvent`] is carried as written; the contract says it
+//!   is relative to the project root (never an ambient host path), nothing here checks it.
+
+use alloc::string::String;
+use core::fmt;
+
+use crate::agent_core::{ActionRequest, ToolArgs};
+
+use super::turn::DriverId;
+
+/// An answer to a permission request (`TPermissionResultValue`).
+///
+/// On the wire: `true`, `false`, `"allow-session"` or `"allow-project"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum PermissionResultValue {
+    /// `true`: allow this call.
+    Allow,
+    /// `false`: deny this call.
+    Deny,
+    /// `'allow-session'`: allow, and remember it for the rest of the session.
+    AllowSession,
+    /// `'allow-project'`: allow, and persist the rule to the project's settings (offer it only
+    /// when the request says project consent can be persisted).
+    AllowProject,
+}
+
+impl PermissionResultValue {
+    /// Every value, in declaration order.
+    pub const ALL: &'static [Self] = &[
+        Self::Allow,
+        Self::Deny,
+        Self::AllowSession,
+        Self::AllowProject,
+    ];
+
+    /// The two string literals of the set (the other two values are booleans).
+    pub const LITERALS: &'static [&'static str] = &["allow-session", "allow-project"];
+
+    /// True for every value but [`Deny`](Self::Deny): the call may run.
+    #[must_use]
+    pub const fn allows(self) -> bool {
+        !matches!(self, Self::Deny)
+    }
+
+    /// The value for a plain yes or no.
+    #[must_use]
+    pub const fn from_bool(allow: bool) -> Self {
+        if allow { Self::Allow } else { Self::Deny }
+    }
+
+    /// Reads one of the two string literals; `None` for any other text.
+    #[must_use]
+    pub fn from_literal(text: &str) -> Option<Self> {
+        match text {
+            "allow-session" => Some(Self::AllowSession),
+            "allow-project" => Some(Self::AllowProject),
+            _ => None,
+        }
+    }
+}
+
+impl From<bool> for PermissionResultValue {
+    fn from(allow: bool) -> Self {
+        Self::from_bool(allow)
+    }
+}
+
+/// Writes the wire text: `true`, `false`, `allow-session` or `allow-project`.
+impl fmt::Display for PermissionResultValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Allow => "true",
+            Self::Deny => "false",
+            Self::AllowSession => "allow-session",
+            Self::AllowProject => "allow-project",
+        })
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for PermissionResultValue {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Allow => serializer.serialize_bool(true),
+            Self::Deny => serializer.serialize_bool(false),
+            Self::AllowSession => serializer.serialize_str("allow-session"),
+            Self::AllowProject => serializer.serialize_str("allow-project"),
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for PermissionResultValue {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct AnswerVisitor;
+
+        impl serde::de::Visitor<'_> for AnswerVisitor {
+            type Value = PermissionResultValue;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("`true`, `false`, `allow-session` or `allow-project`")
+            }
+
+            fn visit_bool<E: serde::de::Error>(self, allow: bool) -> Result<Self::Value, E> {
+                Ok(PermissionResultValue::from_bool(allow))
+            }
+
+            fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Self::Value, E> {
+                PermissionResultValue::from_literal(text)
+                    .ok_or_else(|| E::unknown_variant(text, PermissionResultValue::LITERALS))
+            }
+        }
+
+        deserializer.deserialize_any(AnswerVisitor)
+    }
+}
+
+/// The port that decides a tool call's permission interactively
+/// (`TInteractivePermissionHandler`): given the tool and its arguments, it answers.
+///
+/// `async fn` in a public trait is allowed on purpose: no `Send` bound is forced, because hosts
+/// on wasm and microcontrollers are single-threaded.
+#[allow(async_fn_in_trait)]
+pub trait InteractivePermissionHandler {
+    /// Decides whether `tool_name` may run with `tool_args`.
+    async fn decide(&self, tool_name: &str, tool_args: &ToolArgs) -> PermissionResultValue;
+}
+
+/// A background agent that asks for a permission (`IBackgroundAgentPermissionRequester`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct BackgroundAgentPermissionRequester {
+    /// The agent type, as shown to the person answering.
+    pub label: String,
+    /// The background task the agent runs as.
+    pub task_id: String,
+}
+
+/// Who asks for a permission when it is not the session's own turn (`TPermissionRequester`),
+/// tagged on `kind`. A closed union of one member today.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(tag = "kind"))]
+pub enum PermissionRequester {
+    /// `background-agent`: a background agent task.
+    #[cfg_attr(feature = "serde", serde(rename = "background-agent"))]
+    BackgroundAgent(BackgroundAgentPermissionRequester),
+}
+
+/// The `permission_request` event (`IPermissionRequestEvent`): a tool call waits for a decision.
+///
+/// The session parks the request by `id`; the first answer settles it and every surface then
+/// receives one [`PromptResolvedEvent`] with that id.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct PermissionRequestEvent {
+    /// The prompt's id, which the answer names.
+    pub id: String,
+    /// The tool that would run.
+    pub tool_name: String,
+    /// Its arguments.
+    pub tool_args: ToolArgs,
+    /// Whether an "allow for this project" answer can be persisted, so a surface can disable that
+    /// choice up front. Absent means the producer did not say.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub can_persist_project_permission: Option<bool>,
+    /// The driver whose turn made the call, for attribution.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub requester_driver_id: Option<DriverId>,
+    /// Who asks, when it is not the session's own turn.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub requester: Option<PermissionRequester>,
+}
+
+/// The `ask_request` event (`IAskRequestEvent`): the agent asks the user a question.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct AskRequestEvent {
+    /// The prompt's id, which the answer names.
+    pub id: String,
+    /// The question.
+    pub request: ActionRequest,
+    /// The driver whose turn asked, for attribution.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub requester_driver_id: Option<DriverId>,
+}
+
+/// The `prompt_resolved` event (`IPromptResolvedEvent`): the one canonical "settled" notice for
+/// every prompt kind, so a co-driving surface can dismiss a prompt somebody else answered.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct PromptResolvedEvent {
+    /// The id of the prompt that was settled.
+    pub id: String,
+    /// The driver whose answer settled it.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub answerer_driver_id: Option<DriverId>,
+}
+
+/// The `context_file_refreshed` event (`IContextFileRefreshedEvent`): a context file was read
+/// again.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct ContextFileRefreshedEvent {
+    /// The file, relative to the project root (carried as written, not checked).
+    pub file_path: String,
+}

@@ -1,0 +1,120 @@
+//! Prompt history (`prompt-history-contracts`): the prompts a person typed, across sessions and
+//! projects, as a derived append-only projection a terminal UI searches. The session record stays
+//! the owner of every message; this projection exists so a search never decodes a record and
+//! never crosses a workspace boundary.
+//!
+//! These contracts are newer than the merged specification; their shapes come from the newest
+//! split sources.
+//!
+//! # Rust shape and decisions
+//!
+//! * [`PromptHistoryWriter::append`] is synchronous, as in TypeScript, and returns the writer's
+//!   error: a failure is the caller's to report, never swallowed by the writer.
+//! * The source's `AsyncIterable` of blocks is pull-style: [`PromptHistorySource::read`] opens a
+//!   [`PromptHistoryRead`], whose `async fn next_block` yields the next block (newest first),
+//!   `None` at the end, or the reader's error.
+//! * The abort signal is the family's [`AbortSignal`] (a shared `AtomicBool`, a `Cell<bool>`, or
+//!   the host's own), borrowed by [`PromptHistoryReadOptions`]. A read honours it between blocks
+//!   and yields no block once it is set. Dropping the reader also ends the read. The "no block after abort" rule is the
+//!   implementation's to keep; it cannot be typed.
+//! * `skippedLines` is a count (`u32`); `at` is an ISO-8601 timestamp carried as a `String`, as
+//!   written (not validated).
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+
+use super::turn::AbortSignal;
+
+/// One prompt as it was typed, with where and when (`IPromptHistoryEntry`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct PromptHistoryEntry {
+    /// When the turn was submitted: an ISO-8601 timestamp, carried as written (not validated).
+    pub at: String,
+    /// The session the prompt was typed into.
+    pub session_id: String,
+    /// The project key: the workspace's worktree root, or the real path of the working directory.
+    pub project: String,
+    /// The typed text, trimmed.
+    pub text: String,
+}
+
+/// Appends prompts to the history (`IPromptHistoryWriter`).
+pub trait PromptHistoryWriter {
+    /// Why an append failed.
+    type Error: core::error::Error;
+
+    /// Appends one entry (`append`). A failure is returned to the caller, never swallowed.
+    fn append(&mut self, entry: &PromptHistoryEntry) -> Result<(), Self::Error>;
+}
+
+/// One block of a streamed read (`IPromptHistoryBlock`): entries newest first, and how many lines
+/// of the block were not a well-formed entry.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct PromptHistoryBlock {
+    /// The block's entries, newest first.
+    pub entries: Vec<PromptHistoryEntry>,
+    /// Lines of this block that were not a well-formed entry: counted, never silently dropped.
+    pub skipped_lines: u32,
+}
+
+/// How to read the history (`IPromptHistoryReadOptions`).
+///
+/// It borrows the abort signal, so it derives neither `PartialEq` nor serde: it is a call
+/// argument, never data.
+#[derive(Clone, Copy)]
+pub struct PromptHistoryReadOptions<'a> {
+    /// The abort signal: once it reports aborted, the read yields no further block.
+    pub signal: &'a dyn AbortSignal,
+}
+
+impl<'a> PromptHistoryReadOptions<'a> {
+    /// Options that abort when `signal` does.
+    #[must_use]
+    pub const fn new(signal: &'a dyn AbortSignal) -> Self {
+        Self { signal }
+    }
+
+    /// True once the signal has been set.
+    #[must_use]
+    pub fn is_aborted(&self) -> bool {
+        self.signal.is_aborted()
+    }
+}
+
+impl fmt::Debug for PromptHistoryReadOptions<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PromptHistoryReadOptions")
+            .field("aborted", &self.is_aborted())
+            .finish()
+    }
+}
+
+/// Streams the history newest first, so the most recent prompts render before the rest is read
+/// (`IPromptHistorySource`).
+pub trait PromptHistorySource {
+    /// One read in progress.
+    type Read<'a>: PromptHistoryRead
+    where
+        Self: 'a;
+
+    /// Opens a read (`read(options)`); its blocks come from
+    /// [`PromptHistoryRead::next_block`].
+    fn read<'a>(&'a self, options: PromptHistoryReadOptions<'a>) -> Self::Read<'a>;
+}
+
+/// One read of a [`PromptHistorySource`]: the blocks, one at a time.
+#[allow(async_fn_in_trait)] // No `Send` bound is forced, by design: wasm and embedded hosts are
+// single-threaded. A multi-threaded host adds the bound on its own wrapper.
+pub trait PromptHistoryRead {
+    /// Why a block could not be read.
+    type Error: core::error::Error;
+
+    /// The next block, newest first; `None` when the history is exhausted or the read's abort
+    /// signal has been set (checked between blocks: after an abort no block is yielded).
+    async fn next_block(&mut self) -> Option<Result<PromptHistoryBlock, Self::Error>>;
+}

@@ -1,0 +1,117 @@
+//! What a surface shows of one tool call (`IToolState`, `IDiffLine`), the payload of `tool_start`
+//! and `tool_end`.
+//!
+//! # Decisions where the contract was silent or not recovered
+//!
+//! - **The view reference.** A finished model call's tool event names the view its source declared
+//!   by reference; the field was not recovered. It is `viewRef` here, holding a
+//!   [`ViewReference`], an opaque string. A direct call carries none. A reference conveys
+//!   provenance only: holding one is never permission to fetch what it names; a driving surface
+//!   asks the session for the document on demand, so the document never fans out to every surface
+//!   or into a replay.
+//! - **Call identity.** Observations stay attached to their call through `executionId`; nothing
+//!   here adds another identity.
+//! - **Line numbers** are unsigned (a negative one fails to decode); a hunk header may carry 0.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+string_enum! {
+    /// The kind of one line of a diff (the `type` of `IDiffLine`).
+    pub enum DiffLineType {
+        /// An added line.
+        Add = "add",
+        /// A removed line.
+        Remove = "remove",
+        /// An unchanged line around a change.
+        Context = "context",
+        /// A hunk header.
+        Hunk = "hunk",
+    }
+}
+
+/// One line of a diff a tool call produced (`IDiffLine`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct DiffLine {
+    /// The kind of line (wire `type`).
+    #[cfg_attr(feature = "serde", serde(rename = "type"))]
+    pub kind: DiffLineType,
+    /// The line's text.
+    pub text: String,
+    /// Its line number in the file.
+    pub line_number: u32,
+}
+
+string_enum! {
+    /// How a finished tool call ended (the `result` of `IToolState`).
+    pub enum ToolResultStatus {
+        /// It succeeded.
+        Success = "success",
+        /// It failed.
+        Error = "error",
+        /// Permission was denied, so it did not run.
+        Denied = "denied",
+    }
+}
+
+/// An opaque reference to the view a tool's source declared for a finished call.
+///
+/// It conveys provenance, never permission to fetch: a surface that holds one must still ask the
+/// session for the document, and may be refused. On the wire it is a bare string.
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(transparent))]
+pub struct ViewReference(pub String);
+
+/// The state of one tool call as surfaces show it (`IToolState`): the payload of `tool_start` and
+/// `tool_end`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct ToolState {
+    /// The tool called.
+    pub tool_name: String,
+    /// Its first argument, as display text.
+    pub first_arg: String,
+    /// True while the call runs.
+    pub is_running: bool,
+    /// How it ended, once it has.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub result: Option<ToolResultStatus>,
+    /// The diff it produced, line by line.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub diff_lines: Option<Vec<DiffLine>>,
+    /// The file the diff is about.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub diff_file: Option<String>,
+    /// The tool's result data, as text.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub tool_result_data: Option<String>,
+    /// The call's identity, which every observation of it carries.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub execution_id: Option<String>,
+    /// The view the tool's source declared, by reference, on a finished model call; absent for a
+    /// direct call. Provenance only, never permission to fetch (field name chosen here).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub view_ref: Option<ViewReference>,
+}

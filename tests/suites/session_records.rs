@@ -1,0 +1,1030 @@
+//! Cases of the `session` family's persistence: the resumable record, the load outcomes and the
+//! listing a store answers with, the store port, and the pure decoder and encoder of the stored
+//! envelope (catalog §10 items 16 and 17). Uses only `core`, `alloc`, serde_json and the crate,
+//! so it also runs on the firmware and wasm.
+
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
+use core::cell::RefCell;
+use core::fmt;
+use core::future::Future;
+use core::task::{Context, Poll, Waker};
+
+use agent_interface::agent_core::{UniversalMessage, Value};
+use agent_interface::session::{
+    ContentProvenance, CrossStoreToken, DigestAlgorithm, InteractiveSessionRecord,
+    InteractiveSessionStore, LoadPurpose, LockedReason, RaiseOutcome, RecordOwner,
+    SESSION_RECORD_SCHEMA_VERSION, SaveOutcome, SavePurpose, SaveRefusal, SessionListEntry,
+    SessionLoadOutcome, SessionLoadStatus, SessionRecordDecodeIssue, SessionRecordDecodeOutcome,
+    SessionStoreListing, decode_session_record, encode_session_record,
+};
+
+use crate::support::{from_json, golden, rejects, to_json};
+
+// Firmware note: decoding a record links the decoders of every member type (about 215 KB of the
+// Cortex-M3's 256 KiB), encoding adds about 17 KB, and `Debug` of a record about 40 KB more. So
+// each part touches as little as it can: `rules` never decodes or encodes a record, `decoding`
+// never encodes one, only `refusals` (whose `rejects` prints the value it did not expect) formats
+// a record-holding value, and every other part compares with `==` and reports statuses and
+// paths, never whole records. Measured images (thumbv7m, release): record 252 KiB, outcomes
+// 251 KiB, rules 83 KiB, refusals 250 KiB, decoding 229 KiB, codec 246 KiB, store 251 KiB.
+
+const RECORD_FULL: &str = include_str!("../golden/session/records/record_full.json");
+const RECORD_MINIMAL: &str = include_str!("../golden/session/records/record_minimal.json");
+const RECORD_EXTRA: &str = include_str!("../golden/session/records/record_extra_fields.json");
+const STORED_ENVELOPE: &str = include_str!("../golden/session/records/stored_envelope.json");
+
+/// Asserts that every literal of a set survives `as_str` -> serde -> `from_literal` unchanged.
+macro_rules! literal_round_trip {
+    ($ty:ty, $literals:expr) => {{
+        assert_eq!(<$ty>::LITERALS, $literals);
+        assert_eq!(<$ty>::ALL.len(), <$ty>::LITERALS.len());
+        for (value, literal) in <$ty>::ALL.iter().zip(<$ty>::LITERALS) {
+            assert_eq!(<$ty>::from_literal(literal), Some(*value));
+            assert_eq!(to_json(value), Value::String(String::from(*literal)));
+            let back: $ty = from_json(&to_json(value)).expect("a literal decodes");
+            assert_eq!(back, *value);
+        }
+    }};
+}
+
+fn s(text: &str) -> String {
+    String::from(text)
+}
+
+/// Runs a future that completes without waiting (every store double here is ready at once).
+fn block_on<F: Future>(future: F) -> F::Output {
+    let mut future = core::pin::pin!(future);
+    let mut cx = Context::from_waker(Waker::noop());
+    for _ in 0..8 {
+        if let Poll::Ready(output) = future.as_mut().poll(&mut cx) {
+            return output;
+        }
+    }
+    panic!("a test future did not complete");
+}
+
+/// The minimal record of the golden files (`sess-2`).
+fn minimal() -> InteractiveSessionRecord {
+    InteractiveSessionRecord::new(
+        "sess-2",
+        "/work/app",
+        "2026-09-24T10:00:00Z",
+        "2026-09-24T10:00:00Z",
+    )
+}
+
+/// One of each of the five outcomes.
+fn five_outcomes() -> [SessionLoadOutcome; 5] {
+    [
+        SessionLoadOutcome::valid(minimal()),
+        SessionLoadOutcome::Missing,
+        SessionLoadOutcome::Corrupt {
+            issues: vec![SessionRecordDecodeIssue::new("", "not JSON")],
+            cwd: None,
+        },
+        SessionLoadOutcome::Unsupported {
+            schema_version: Some(2),
+            cwd: None,
+        },
+        SessionLoadOutcome::Locked {
+            reason: LockedReason::KeysLocked,
+        },
+    ]
+}
+
+/// A scan of six stored records, three of them locked, collected into a listing.
+fn sample_listing() -> SessionStoreListing {
+    let entry = |id: &str, outcome: SessionLoadOutcome| SessionListEntry { id: s(id), outcome };
+    let locked = |reason: LockedReason| SessionLoadOutcome::Locked { reason };
+    vec![
+        entry("sess-2", SessionLoadOutcome::valid(minimal())),
+        entry("sess-l1", locked(LockedReason::NoKeys)),
+        entry(
+            "sess-5",
+            SessionLoadOutcome::Unsupported {
+                schema_version: Some(7),
+                cwd: None,
+            },
+        ),
+        entry("sess-l2", locked(LockedReason::KeysLocked)),
+        entry(
+            "sess-6",
+            SessionLoadOutcome::Corrupt {
+                issues: vec![SessionRecordDecodeIssue::new(
+                    "record.messages",
+                    "invalid type: integer `5`, expected a sequence",
+                )],
+                cwd: Some(s("/work/old")),
+            },
+        ),
+        entry("sess-l3", locked(LockedReason::HeldFileChanged)),
+    ]
+    .into_iter()
+    .collect()
+}
+
+// ---- decoding helpers ----------------------------------------------------------------------
+
+/// The stored envelope around `record` (JSON text of a record).
+fn envelope(record: &str) -> Vec<u8> {
+    format!("{{\"schemaVersion\":1,\"record\":{record}}}").into_bytes()
+}
+
+/// The stored envelope of a record `sess-1` whose other members are `members` (which must name
+/// `messages` unless the case is about its absence).
+fn stored(members: &str) -> Vec<u8> {
+    envelope(&format!(
+        "{{\"id\":\"sess-1\",\"cwd\":\"/work/app\",\"createdAt\":\"2026-09-24T10:00:00Z\",\
+         \"updatedAt\":\"2026-09-24T10:05:00Z\",{members}}}"
+    ))
+}
+
+fn user(id: &str, timestamp: &str) -> String {
+    format!(
+        "{{\"role\":\"user\",\"id\":\"{id}\",\"timestamp\":{timestamp},\"state\":\"complete\",\
+         \"content\":\"hi\"}}"
+    )
+}
+
+/// Asserts that `text` does not decode as `T` and that the error mentions `needle`, without
+/// formatting a decoded value (see the firmware note above).
+fn refuses<T: serde::de::DeserializeOwned>(text: &str, needle: &str) {
+    match serde_json::from_str::<T>(text) {
+        Ok(_) => panic!("expected a decode error for {text}"),
+        Err(error) => {
+            let message = alloc::string::ToString::to_string(&error);
+            assert!(
+                message.contains(needle),
+                "`{message}` does not mention `{needle}`"
+            );
+        }
+    }
+}
+
+/// Decodes `bytes` as stored under `sess-1`, as a store reports it.
+fn load(bytes: &[u8]) -> SessionLoadOutcome {
+    decode_session_record(bytes, "sess-1").into()
+}
+
+fn corrupt_paths(outcome: &SessionLoadOutcome) -> Vec<&str> {
+    assert_eq!(
+        outcome.status(),
+        SessionLoadStatus::Corrupt,
+        "expected corrupt"
+    );
+    assert!(!outcome.issues().is_empty(), "corrupt without issues");
+    outcome
+        .issues()
+        .iter()
+        .map(|issue| issue.path.as_str())
+        .collect()
+}
+
+/// The full golden record, decoded through the stored envelope.
+fn full_record() -> InteractiveSessionRecord {
+    match decode_session_record(&envelope(RECORD_FULL), "sess-1") {
+        SessionRecordDecodeOutcome::Valid { record } => *record,
+        _ => panic!("the full golden record does not decode"),
+    }
+}
+
+/// A tiny xorshift generator: the mutation loop needs no rand crate.
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, bound: usize) -> usize {
+        if bound == 0 {
+            0
+        } else {
+            (self.next() % bound as u64) as usize
+        }
+    }
+}
+
+// ---- a store double over bytes -------------------------------------------------------------
+
+/// What the memory store holds under one id: bytes it decodes, or a sealed record it cannot open.
+#[derive(Clone, Debug, PartialEq)]
+enum Slot {
+    Bytes(Vec<u8>),
+    Sealed(LockedReason),
+}
+
+/// The error of the store double (it never fails to reach its map).
+#[derive(Debug, PartialEq, Eq)]
+struct Unreachable;
+
+impl fmt::Display for Unreachable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("storage unreachable")
+    }
+}
+
+impl core::error::Error for Unreachable {}
+
+/// A record store over an in-memory map of bytes, built on the crate's decoder and encoder.
+#[derive(Default)]
+struct MemoryStore {
+    slots: RefCell<BTreeMap<String, Slot>>,
+    claims: RefCell<Vec<(String, LoadPurpose)>>,
+    saves: RefCell<Vec<(String, SavePurpose, ContentProvenance)>>,
+}
+
+impl MemoryStore {
+    fn with(slots: &[(&str, Slot)]) -> Self {
+        let store = Self::default();
+        for (id, slot) in slots {
+            store.slots.borrow_mut().insert(s(id), slot.clone());
+        }
+        store
+    }
+
+    fn outcome(&self, id: &str) -> SessionLoadOutcome {
+        match self.slots.borrow().get(id) {
+            None => SessionLoadOutcome::Missing,
+            Some(Slot::Bytes(bytes)) => decode_session_record(bytes, id).into(),
+            Some(Slot::Sealed(reason)) => SessionLoadOutcome::Locked { reason: *reason },
+        }
+    }
+
+    fn slot(&self, id: &str) -> Option<Slot> {
+        self.slots.borrow().get(id).cloned()
+    }
+}
+
+// The port has exactly these four members. That nothing else (in particular no record-path
+// accessor such as the old `getFilePath`) exists is pinned by the trait definition itself: an
+// implementation of any other member here would not compile, and a required member added to the
+// trait would make this impl fail to compile.
+impl InteractiveSessionStore for MemoryStore {
+    type Error = Unreachable;
+
+    async fn save(
+        &self,
+        record: &InteractiveSessionRecord,
+        purpose: SavePurpose,
+        provenance: ContentProvenance,
+    ) -> Result<SaveOutcome, Unreachable> {
+        if !self.outcome(&record.id).permits_overwrite() {
+            return Ok(SaveOutcome::Refused {
+                reason: SaveRefusal::Unreadable,
+            });
+        }
+        let bytes = encode_session_record(record).map_err(|_| Unreachable)?;
+        self.slots
+            .borrow_mut()
+            .insert(record.id.clone(), Slot::Bytes(bytes));
+        self.saves
+            .borrow_mut()
+            .push((record.id.clone(), purpose, provenance));
+        Ok(SaveOutcome::Saved)
+    }
+
+    async fn load(
+        &self,
+        id: &str,
+        purpose: LoadPurpose,
+    ) -> Result<SessionLoadOutcome, Unreachable> {
+        if purpose.claims() {
+            self.claims.borrow_mut().push((s(id), purpose));
+        }
+        Ok(self.outcome(id))
+    }
+
+    async fn list(&self) -> Result<SessionStoreListing, Unreachable> {
+        let ids: Vec<String> = self.slots.borrow().keys().cloned().collect();
+        Ok(ids
+            .into_iter()
+            .map(|id| SessionListEntry {
+                outcome: self.outcome(&id),
+                id,
+            })
+            .collect())
+    }
+
+    async fn delete(&self, id: &str) -> Result<(), Unreachable> {
+        self.slots.borrow_mut().remove(id);
+        Ok(())
+    }
+}
+
+/// A read-modify-write consumer written against the port alone: it renames a session, keeping
+/// every member it does not own. `Ok(None)` when it refused to write.
+async fn rename<S: InteractiveSessionStore>(
+    store: &S,
+    id: &str,
+    name: &str,
+) -> Result<Option<SaveOutcome>, S::Error> {
+    let outcome = store.load(id, LoadPurpose::Write).await?;
+    if !outcome.permits_overwrite() {
+        return Ok(None);
+    }
+    let mut record = outcome.into_record().unwrap_or_else(|| {
+        InteractiveSessionRecord::new(
+            id,
+            "/work/app",
+            "2026-09-24T12:00:00Z",
+            "2026-09-24T12:00:00Z",
+        )
+    });
+    record.name = Some(s(name));
+    store
+        .save(&record, SavePurpose::Run, ContentProvenance::Session)
+        .await
+        .map(Some)
+}
+
+cases! {
+    mod record {
+        fn full_record_has_every_member() {
+            let record: InteractiveSessionRecord = golden("record_full", RECORD_FULL);
+            assert_eq!(record.id, "sess-1");
+            assert_eq!(record.name.as_deref(), Some("parser split"));
+            assert_eq!(record.cwd, "/work/app");
+            assert_eq!(record.messages.len(), 2);
+            match &record.messages[1] {
+                UniversalMessage::Assistant(reply) => {
+                    assert!(reply.content.is_none());
+                    assert_eq!(reply.tool_calls.as_ref().map(Vec::len), Some(1));
+                }
+                _ => panic!("expected the assistant reply second"),
+            }
+            assert!(record.history.is_some());
+            assert!(record.system_prompt.is_some());
+            assert!(record.tool_schemas.is_some());
+            assert!(record.background_tasks.is_some());
+            assert!(record.background_task_events.is_some());
+            assert!(record.background_job_groups.is_some());
+            assert!(record.background_job_group_events.is_some());
+            assert_eq!(record.session_loops.as_ref().map(Vec::len), Some(1));
+            assert!(record.skill_activation_events.is_some());
+            assert!(record.memory_events.is_some());
+            assert!(record.used_memory_references.is_some());
+            assert!(record.context_references.is_some());
+            assert_eq!(record.sandbox_snapshot_id.as_deref(), Some("snap-7"));
+            assert_eq!(record.goal.as_ref().map(|goal| goal.max_iterations), Some(25));
+            assert_eq!(record.plan.as_ref().map(|plan| plan.steps.len()), Some(1));
+            assert_eq!(
+                record.active_branch.as_ref().map(|branch| branch.branch_id.as_str()),
+                Some("branch-2")
+            );
+            assert!(record.extra.is_empty(), "declared members leaked into extra");
+        }
+
+        fn minimal_record_has_only_the_required_members() {
+            let record: InteractiveSessionRecord = golden("record_minimal", RECORD_MINIMAL);
+            assert!(record == minimal());
+            assert!(record.messages.is_empty());
+            assert!(record.name.is_none() && record.history.is_none() && record.goal.is_none());
+            assert!(record.extra.is_empty());
+        }
+
+        fn unknown_members_are_kept_through_a_partial_write() {
+            let mut record: InteractiveSessionRecord = golden("record_extra_fields", RECORD_EXTRA);
+            let keys: Vec<&str> = record.extra.keys().map(String::as_str).collect();
+            assert_eq!(keys, ["pinnedBy", "uiState", "x-retention"]);
+            assert_eq!(record.sandbox_snapshot_id.as_deref(), Some("snap-1"));
+            assert_eq!(record.extra["uiState"]["scroll"], 120);
+
+            // A writer that owns only the name changes it and writes the record back.
+            record.name = Some(s("renamed"));
+            let written = to_json(&record);
+            assert_eq!(written["name"], "renamed");
+            assert_eq!(written["pinnedBy"], "alice");
+            assert_eq!(written["uiState"]["folded"][1], "m4");
+            assert_eq!(written["x-retention"], Value::Null);
+            assert_eq!(written["sandboxSnapshotId"], "snap-1");
+        }
+
+        fn a_record_needs_its_required_members() {
+            refuses::<InteractiveSessionRecord>(
+                r#"{"id":"s","cwd":"/","createdAt":"t","updatedAt":"t"}"#,
+                "missing field `messages`",
+            );
+            refuses::<InteractiveSessionRecord>(
+                r#"{"cwd":"/","createdAt":"t","updatedAt":"t","messages":[]}"#,
+                "missing field `id`",
+            );
+            refuses::<InteractiveSessionRecord>(
+                r#"{"id":"s","cwd":"/","createdAt":"t","updatedAt":"t","messages":5}"#,
+                "messages: invalid type: integer `5`, expected a sequence",
+            );
+            refuses::<InteractiveSessionRecord>(r#"[]"#, "expected a map");
+        }
+
+        fn cross_store_token_names_the_sealed_bytes() {
+            let token: CrossStoreToken = golden(
+                "cross_store_token",
+                include_str!("../golden/session/records/cross_store_token.json"),
+            );
+            assert!(token.record == minimal());
+            assert_eq!(token.sealed_digest.algorithm, DigestAlgorithm::Sha256);
+            assert_eq!(token.sealed_digest.value.len(), 64);
+            assert_eq!(token.owner, RecordOwner::Owner);
+            refuses::<CrossStoreToken>(
+                r#"{"record":{"id":"s","cwd":"/","createdAt":"t","updatedAt":"t","messages":[]},
+                    "sealedDigest":{"algorithm":"md5","value":"00"},"owner":"owner"}"#,
+                "unknown variant `md5`",
+            );
+        }
+
+        fn the_envelope_version_is_one() {
+            // The reference TypeScript stores write version 1; both read each other's files.
+            assert_eq!(SESSION_RECORD_SCHEMA_VERSION, 1);
+        }
+    }
+
+    mod outcomes {
+        fn every_outcome_has_its_wire_form() {
+            let valid: SessionLoadOutcome = golden(
+                "outcome_valid",
+                include_str!("../golden/session/records/outcome_valid.json"),
+            );
+            assert!(valid.record() == Some(&minimal()));
+            assert_eq!(valid.owner(), Some(RecordOwner::Grantee));
+
+            let missing: SessionLoadOutcome = golden(
+                "outcome_missing",
+                include_str!("../golden/session/records/outcome_missing.json"),
+            );
+            assert_eq!(missing.status(), SessionLoadStatus::Missing);
+
+            let corrupt: SessionLoadOutcome = golden(
+                "outcome_corrupt",
+                include_str!("../golden/session/records/outcome_corrupt.json"),
+            );
+            assert_eq!(corrupt.issues().len(), 2);
+            assert_eq!(corrupt.issues()[0].path, "record.messages[2].timestamp");
+            assert_eq!(corrupt.cwd(), Some("/work/app"));
+
+            let unsupported: SessionLoadOutcome = golden(
+                "outcome_unsupported",
+                include_str!("../golden/session/records/outcome_unsupported.json"),
+            );
+            assert!(
+                unsupported
+                    == SessionLoadOutcome::Unsupported {
+                        schema_version: Some(2),
+                        cwd: Some(s("/work/app")),
+                    }
+            );
+
+            let locked: SessionLoadOutcome = golden(
+                "outcome_locked",
+                include_str!("../golden/session/records/outcome_locked.json"),
+            );
+            assert!(
+                locked
+                    == SessionLoadOutcome::Locked {
+                        reason: LockedReason::HeldFileChanged,
+                    }
+            );
+            assert_eq!(locked.cwd(), None);
+        }
+
+        fn a_store_that_never_seals_attributes_nothing() {
+            let valid = SessionLoadOutcome::valid(minimal());
+            assert_eq!(valid.owner(), None);
+            let json = to_json(&valid);
+            assert!(json.get("owner").is_none(), "absent owner was written: {json}");
+            assert_eq!(json["status"], "valid");
+        }
+
+        fn a_list_entry_keeps_an_unreadable_record_visible() {
+            let entry: SessionListEntry =
+                golden("list_entry", include_str!("../golden/session/records/list_entry.json"));
+            assert_eq!(entry.id, "sess-4");
+            assert_eq!(entry.outcome.status(), SessionLoadStatus::Corrupt);
+            assert_eq!(entry.outcome.issues()[0].path, "");
+        }
+
+        fn the_golden_listing_is_the_collected_one() {
+            let wire: SessionStoreListing =
+                golden("listing", include_str!("../golden/session/records/listing.json"));
+            assert!(wire == sample_listing(), "the golden listing differs from the collected one");
+            assert_eq!((wire.locked_count, wire.unopenable_count), (1, 2));
+        }
+    }
+
+    mod rules {
+        fn save_outcomes_have_their_wire_form() {
+            let refused: SaveOutcome =
+                golden("save_refused", include_str!("../golden/session/records/save_refused.json"));
+            assert_eq!(refused, SaveOutcome::Refused { reason: SaveRefusal::Unreadable });
+            assert_eq!(to_json(&SaveOutcome::Saved), serde_json::json!({ "status": "saved" }));
+            rejects::<SaveOutcome>(r#"{"status":"refused"}"#, "missing field `reason`");
+            rejects::<SaveOutcome>(r#"{"status":"queued"}"#, "unknown variant `queued`");
+        }
+
+
+        fn only_missing_permits_recovery() {
+            let permitted: Vec<SessionLoadStatus> = five_outcomes()
+                .iter()
+                .filter(|outcome| outcome.permits_recovery())
+                .map(SessionLoadOutcome::status)
+                .collect();
+            assert_eq!(permitted, [SessionLoadStatus::Missing]);
+            let statuses: Vec<SessionLoadStatus> =
+                five_outcomes().iter().map(SessionLoadOutcome::status).collect();
+            assert_eq!(statuses, SessionLoadStatus::ALL);
+        }
+
+        fn a_writer_never_overwrites_corrupt_unsupported_or_locked() {
+            let writable: Vec<SessionLoadStatus> = five_outcomes()
+                .iter()
+                .filter(|outcome| outcome.permits_overwrite())
+                .map(SessionLoadOutcome::status)
+                .collect();
+            assert_eq!(writable, [SessionLoadStatus::Valid, SessionLoadStatus::Missing]);
+            for reason in LockedReason::ALL {
+                assert!(!SessionLoadOutcome::Locked { reason: *reason }.permits_overwrite());
+            }
+        }
+
+        fn accessors_read_each_outcome() {
+            let [valid, missing, corrupt, unsupported, locked] = five_outcomes();
+            assert_eq!(valid.cwd(), Some("/work/app"));
+            assert!(valid.record() == Some(&minimal()));
+            assert!(valid.issues().is_empty());
+            assert!(missing.record().is_none());
+            assert_eq!(corrupt.issues()[0].message, "not JSON");
+            assert!(corrupt.record().is_none());
+            assert_eq!(unsupported.cwd(), None);
+            let listed: Vec<bool> = [&valid, &missing, &corrupt, &unsupported, &locked]
+                .iter()
+                .map(|outcome| outcome.is_listed())
+                .collect();
+            assert_eq!(listed, [true, true, true, true, false]);
+            let [valid, _, corrupt, ..] = five_outcomes();
+            assert!(valid.into_record() == Some(minimal()));
+            assert!(corrupt.into_record().is_none());
+        }
+
+        fn a_listing_leaves_locked_records_out_and_counts_them() {
+            let listing = sample_listing();
+            let ids: Vec<&str> = listing.entries.iter().map(|entry| entry.id.as_str()).collect();
+            assert_eq!(ids, ["sess-2", "sess-5", "sess-6"]);
+            assert_eq!(listing.locked_count, 1);
+            assert_eq!(listing.unopenable_count, 2);
+            assert_eq!(listing.left_out(), 3);
+            assert_eq!(
+                listing.entry("sess-6").map(|entry| entry.outcome.status()),
+                Some(SessionLoadStatus::Corrupt)
+            );
+            assert!(listing.entry("sess-l1").is_none());
+        }
+
+        fn literal_sets_are_exact() {
+            literal_round_trip!(LockedReason, ["keys-locked", "no-keys", "held-file-changed"]);
+            literal_round_trip!(RecordOwner, ["owner", "grantee"]);
+            literal_round_trip!(
+                SessionLoadStatus,
+                ["valid", "missing", "corrupt", "unsupported", "locked"]
+            );
+            literal_round_trip!(LoadPurpose, ["resume", "write", "probe"]);
+            literal_round_trip!(SavePurpose, ["run", "hand-off"]);
+            literal_round_trip!(
+                ContentProvenance,
+                ["session", "fork", "recovery", "token", "external"]
+            );
+            literal_round_trip!(SaveRefusal, ["has-writer", "unreadable"]);
+            literal_round_trip!(
+                RaiseOutcome,
+                ["raised", "already-owner", "digest-mismatch", "not-openable"]
+            );
+            literal_round_trip!(DigestAlgorithm, ["sha-256"]);
+        }
+
+        fn only_keys_locked_opens_after_an_unlock() {
+            let opening: Vec<LockedReason> = LockedReason::ALL
+                .iter()
+                .copied()
+                .filter(|reason| reason.opens_after_unlock())
+                .collect();
+            assert_eq!(opening, [LockedReason::KeysLocked]);
+        }
+
+        fn a_probe_is_the_one_load_that_claims_nothing() {
+            let claiming: Vec<LoadPurpose> =
+                LoadPurpose::ALL.iter().copied().filter(|purpose| purpose.claims()).collect();
+            assert_eq!(claiming, [LoadPurpose::Resume, LoadPurpose::Write]);
+        }
+
+        fn a_decoder_outcome_becomes_a_load_outcome_without_an_owner() {
+            let valid: SessionLoadOutcome = SessionRecordDecodeOutcome::Valid {
+                record: alloc::boxed::Box::new(minimal()),
+            }
+            .into();
+            assert!(valid == SessionLoadOutcome::valid(minimal()));
+            let unsupported: SessionLoadOutcome = SessionRecordDecodeOutcome::Unsupported {
+                schema_version: None,
+                cwd: Some(s("/w")),
+            }
+            .into();
+            assert_eq!(unsupported.status(), SessionLoadStatus::Unsupported);
+            assert_eq!(unsupported.cwd(), Some("/w"));
+            let corrupt = SessionRecordDecodeOutcome::Corrupt {
+                issues: vec![SessionRecordDecodeIssue::new("record", "missing field `record`")],
+                cwd: None,
+            };
+            assert_eq!(corrupt.status(), SessionLoadStatus::Corrupt);
+            assert_eq!(SessionLoadOutcome::from(corrupt).issues()[0].path, "record");
+        }
+    }
+
+    mod refusals {
+        fn an_unknown_status_is_refused() {
+            rejects::<SessionLoadOutcome>(r#"{"status":"absent"}"#, "unknown variant `absent`");
+            rejects::<SessionLoadOutcome>(r#"{"record":{}}"#, "missing field `status`");
+        }
+
+        fn a_locked_outcome_needs_one_of_the_three_reasons() {
+            rejects::<SessionLoadOutcome>(
+                r#"{"status":"locked","reason":"expired"}"#,
+                "unknown variant `expired`",
+            );
+            rejects::<SessionLoadOutcome>(r#"{"status":"locked"}"#, "missing field `reason`");
+            let locked: SessionLoadOutcome =
+                from_json(&serde_json::json!({ "status": "locked", "reason": "no-keys" }))
+                    .expect("a known reason decodes");
+            assert_eq!(locked.status(), SessionLoadStatus::Locked);
+        }
+
+        fn a_corrupt_outcome_needs_its_issues() {
+            rejects::<SessionLoadOutcome>(
+                r#"{"status":"corrupt","cwd":"/work/app"}"#,
+                "missing field `issues`",
+            );
+            rejects::<SessionLoadOutcome>(
+                r#"{"status":"corrupt","issues":[{"path":"id"}]}"#,
+                "missing field `message`",
+            );
+        }
+
+        fn an_unsupported_version_is_a_whole_number() {
+            rejects::<SessionLoadOutcome>(
+                r#"{"status":"unsupported","schemaVersion":-1}"#,
+                "invalid value",
+            );
+            rejects::<SessionLoadOutcome>(
+                r#"{"status":"valid","record":{"id":"s"}}"#,
+                "missing field `cwd`",
+            );
+        }
+    }
+
+    mod decoding {
+        fn empty_input_is_corrupt() {
+            assert_eq!(corrupt_paths(&load(b"")), [""]);
+        }
+
+        fn bytes_that_are_not_utf8_are_corrupt() {
+            let outcome = load(b"\xff\xfe");
+            assert_eq!(corrupt_paths(&outcome), [""]);
+            assert!(outcome.issues()[0].message.contains("UTF-8"));
+        }
+
+        fn json_that_is_not_an_envelope_is_corrupt() {
+            for text in ["null", "[]", "\"sess-1\"", "5", "true"] {
+                assert_eq!(corrupt_paths(&load(text.as_bytes())), [""], "for {text}");
+            }
+            // An object that declares no version is not an envelope any build writes.
+            assert_eq!(corrupt_paths(&load(b"{}")), ["schemaVersion"]);
+            assert_eq!(corrupt_paths(&load(br#"{"schemaVersion":1}"#)), ["record"]);
+            assert_eq!(corrupt_paths(&load(br#"{"schemaVersion":1,"record":[]}"#)), ["record"]);
+        }
+
+        fn truncated_json_is_corrupt_and_keeps_its_cwd() {
+            let bytes = stored(r#""messages":[]"#);
+            let outcome = load(&bytes[..bytes.len() - 3]);
+            assert_eq!(corrupt_paths(&outcome), [""]);
+            assert!(outcome.issues()[0].message.contains("not JSON"));
+            assert_eq!(outcome.cwd(), Some("/work/app"));
+        }
+
+        fn a_member_of_the_wrong_type_is_located() {
+            let outcome = load(&stored(r#""messages":5"#));
+            assert_eq!(corrupt_paths(&outcome), ["record.messages"]);
+            assert!(outcome.issues()[0].message.contains("expected a sequence"));
+            assert_eq!(outcome.cwd(), Some("/work/app"));
+        }
+
+        fn a_message_with_a_wrong_timestamp_type_is_located() {
+            let members = format!(
+                r#""messages":[{},{}]"#,
+                user("m1", r#""2026-09-24T10:00:01Z""#),
+                user("m2", "5")
+            );
+            let outcome = load(&stored(&members));
+            let paths = corrupt_paths(&outcome);
+            assert!(paths[0].starts_with("record.messages[1]"), "{paths:?}");
+            assert_eq!(paths, ["record.messages[1].timestamp"]);
+            assert!(outcome.issues()[0].message.contains("expected a string"));
+        }
+
+        fn failures_below_an_element_are_narrowed() {
+            let part = r#"{"role":"user","id":"m1","timestamp":"t","state":"complete","content":"hi","parts":[{"type":"text","text":"ok"},{"type":"text","text":7}]}"#;
+            let outcome = load(&stored(&format!(r#""messages":[{part}]"#)));
+            assert_eq!(corrupt_paths(&outcome), ["record.messages[0].parts[1].text"]);
+
+            let no_timestamp = r#"{"role":"user","id":"m1","state":"complete","content":"hi"}"#;
+            let outcome = load(&stored(&format!(r#""messages":[{no_timestamp}]"#)));
+            assert_eq!(corrupt_paths(&outcome), ["record.messages[0].timestamp"]);
+            assert!(outcome.issues()[0].message.contains("missing field"));
+
+            let unknown_role = r#"{"role":"robot","id":"m1","timestamp":"t","state":"complete","content":"hi"}"#;
+            let outcome = load(&stored(&format!(r#""messages":[{unknown_role}]"#)));
+            assert_eq!(corrupt_paths(&outcome), ["record.messages[0].role"]);
+
+            let goal = r#""messages":[],"goal":{"id":"g","objective":"o","status":"active","iterations":-1,"maxIterations":3,"startedAt":"t","progress":[]}"#;
+            assert_eq!(corrupt_paths(&load(&stored(goal))), ["record.goal.iterations"]);
+        }
+
+        fn every_failing_member_is_reported() {
+            let members = format!(
+                r#""name":5,"messages":[{},{}],"memoryEvents":{{}},"history":null"#,
+                user("m1", "1"),
+                user("m2", "2")
+            );
+            let outcome = load(&stored(&members));
+            assert_eq!(
+                corrupt_paths(&outcome),
+                [
+                    "record.name",
+                    "record.messages[0].timestamp",
+                    "record.messages[1].timestamp",
+                    "record.memoryEvents",
+                ]
+            );
+            let missing = load(&envelope(r#"{"id":"sess-1","messages":[]}"#));
+            assert_eq!(
+                corrupt_paths(&missing),
+                ["record.cwd", "record.createdAt", "record.updatedAt"]
+            );
+        }
+
+        fn an_unknown_schema_version_is_unsupported() {
+            let unsupported = |outcome: SessionLoadOutcome| match outcome {
+                SessionLoadOutcome::Unsupported { schema_version, cwd } => (schema_version, cwd),
+                _ => panic!("expected unsupported"),
+            };
+            let next = br#"{"schemaVersion":2,"record":{"id":"sess-1","cwd":"/work/next","shape":"new"}}"#;
+            assert_eq!(unsupported(load(next)), (Some(2), Some(s("/work/next"))));
+            let worded = br#"{"schemaVersion":"two","record":{"cwd":"/work/next"}}"#;
+            assert_eq!(unsupported(load(worded)), (None, Some(s("/work/next"))));
+            let old = br#"{"schemaVersion":0,"record":5}"#;
+            assert_eq!(unsupported(load(old)), (Some(0), None));
+            // `1.0` is the current version written as a float.
+            let float = String::from_utf8(stored(r#""messages":[]"#))
+                .expect("utf-8")
+                .replacen("\"schemaVersion\":1", "\"schemaVersion\":1.0", 1);
+            assert_eq!(load(float.as_bytes()).status(), SessionLoadStatus::Valid);
+        }
+
+        fn a_record_stored_under_another_id_is_not_valid() {
+            let bytes = stored(r#""messages":[]"#);
+            assert_eq!(load(&bytes).status(), SessionLoadStatus::Valid);
+            let elsewhere: SessionLoadOutcome = decode_session_record(&bytes, "sess-9").into();
+            assert_eq!(corrupt_paths(&elsewhere), ["record.id"]);
+            assert!(elsewhere.issues()[0].message.contains("sess-9"));
+            assert_eq!(elsewhere.cwd(), Some("/work/app"));
+            assert!(!elsewhere.permits_recovery());
+            assert!(!elsewhere.permits_overwrite());
+        }
+
+        fn no_value_but_the_id_changes_the_outcome() {
+            let odd = [
+                r#""messages":[]"#,
+                r#""name":"","messages":[]"#,
+                r#""name":"\u0000 ../../etc","systemPrompt":"","messages":[],"history":[]"#,
+                r#""messages":[],"goal":{"id":"","objective":"","status":"satisfied","iterations":99,"maxIterations":1,"startedAt":"never","progress":[]}"#,
+                r#""messages":[],"plan":{"id":"p","objective":"","steps":[],"phase":"executing","createdAt":"?"}"#,
+                r#""messages":[],"sandboxSnapshotId":"","toolSchemas":[],"backgroundTasks":[]"#,
+            ];
+            for members in odd {
+                assert_eq!(load(&stored(members)).status(), SessionLoadStatus::Valid, "{members}");
+            }
+            // Timestamps out of order and an empty cwd are values, not shape.
+            let strange = envelope(
+                r#"{"id":"sess-1","cwd":"","createdAt":"2030-01-01","updatedAt":"1999-01-01","messages":[]}"#,
+            );
+            assert_eq!(load(&strange).status(), SessionLoadStatus::Valid);
+            let other_id = envelope(
+                r#"{"id":"sess-2","cwd":"","createdAt":"2030-01-01","updatedAt":"1999-01-01","messages":[]}"#,
+            );
+            assert_eq!(corrupt_paths(&load(&other_id)), ["record.id"]);
+        }
+
+        fn the_cwd_is_recovered_from_broken_bytes() {
+            let cases: [(&[u8], Option<&str>); 6] = [
+                (br#"{"schemaVersion":1,"record":{"id":"sess-1","cwd":"/work/app","messages":[{"#, Some("/work/app")),
+                (br#"{"schemaVersion":1,"record":{"cwd":"C:\\work\\\u00e9t\u00e9\ud83d\ude00","id":"#, Some("C:\\work\\été😀")),
+                (b"{\"schemaVersion\":1,\"record\":{\"cwd\":\"/w\",\"name\":\"\xff\"", Some("/w")),
+                (br#"{"cwd":"/bare/record","messages":[}"#, Some("/bare/record")),
+                (br#"{"schemaVersion":1,"record":{"name":{"cwd":"/nested"},"id":"#, None),
+                (br#"{"schemaVersion":1,"record":{"id":"sess-1" "cwd":"/late"}"#, None),
+            ];
+            for (bytes, cwd) in cases {
+                let outcome = load(bytes);
+                assert_eq!(outcome.status(), SessionLoadStatus::Corrupt, "{bytes:?}");
+                assert_eq!(outcome.cwd(), cwd, "for {bytes:?}");
+            }
+        }
+
+        fn random_mutations_never_panic_or_report_missing() {
+            let base = envelope(RECORD_FULL);
+            let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
+            let mut seen = [0_u32; 3];
+            for round in 0..300 {
+                let mut bytes = base.clone();
+                for _ in 0..=rng.below(3) {
+                    let at = rng.below(bytes.len());
+                    match rng.below(5) {
+                        0 => bytes[at] = (rng.next() & 0xff) as u8,
+                        1 => {
+                            let end = (at + rng.below(16)).min(bytes.len());
+                            bytes.drain(at..end);
+                        }
+                        2 => {
+                            let alphabet = b"{}[]\",:0\\\xff";
+                            bytes.insert(at, alphabet[rng.below(alphabet.len())]);
+                        }
+                        3 => bytes.truncate(at),
+                        _ => {
+                            let end = (at + rng.below(32)).min(bytes.len());
+                            let chunk: Vec<u8> = bytes[at..end].to_vec();
+                            let to = rng.below(bytes.len());
+                            bytes.splice(to..to, chunk);
+                        }
+                    }
+                    if bytes.is_empty() {
+                        break;
+                    }
+                }
+                let decoded = decode_session_record(&bytes, "sess-1");
+                let index = match &decoded {
+                    SessionRecordDecodeOutcome::Valid { record } => {
+                        assert_eq!(record.id, "sess-1", "round {round}");
+                        0
+                    }
+                    SessionRecordDecodeOutcome::Corrupt { issues, .. } => {
+                        assert!(!issues.is_empty(), "round {round}: corrupt without issues");
+                        1
+                    }
+                    SessionRecordDecodeOutcome::Unsupported { .. } => 2,
+                };
+                seen[index] += 1;
+                let outcome = SessionLoadOutcome::from(decoded);
+                assert!(!outcome.permits_recovery(), "round {round}: bytes reported missing");
+                assert_ne!(outcome.status(), SessionLoadStatus::Locked);
+            }
+            assert!(seen[1] > 100, "the mutations rarely broke the record: {seen:?}");
+        }
+    }
+
+    mod codec {
+        fn a_record_round_trips_through_encode_and_decode() {
+            let record = full_record();
+            assert!(record.plan.is_some() && record.active_branch.is_some());
+            let bytes = encode_session_record(&record).expect("encodes");
+            match decode_session_record(&bytes, "sess-1") {
+                SessionRecordDecodeOutcome::Valid { record: back } => {
+                    assert!(*back == record, "the record changed through a round trip");
+                }
+                _ => panic!("the encoded record does not decode"),
+            }
+            // The stored record is the golden record, member for member.
+            let original: Value = serde_json::from_str(RECORD_FULL).expect("golden is JSON");
+            let text = core::str::from_utf8(&bytes).expect("the encoder writes UTF-8");
+            let written: Value = serde_json::from_str(text).expect("the encoder writes JSON");
+            assert_eq!(written["schemaVersion"], 1);
+            assert!(crate::support::json_eq(&written["record"], &original), "{written}");
+        }
+
+        fn the_stored_envelope_has_its_wire_form() {
+            let bytes = encode_session_record(&minimal()).expect("encodes");
+            let text = core::str::from_utf8(&bytes).expect("the encoder writes UTF-8");
+            let written: Value = serde_json::from_str(text).expect("the encoder writes JSON");
+            let expected: Value = serde_json::from_str(STORED_ENVELOPE).expect("golden is JSON");
+            assert_eq!(written, expected);
+            let outcome: SessionLoadOutcome =
+                decode_session_record(STORED_ENVELOPE.as_bytes(), "sess-2").into();
+            assert!(outcome == SessionLoadOutcome::valid(minimal()));
+        }
+
+        fn unknown_members_survive_a_store_round_trip() {
+            let outcome = load(&envelope(&RECORD_EXTRA.replace("sess-3", "sess-1")));
+            let Some(mut record) = outcome.into_record() else {
+                panic!("the record with unknown members does not decode");
+            };
+            let keys: Vec<&str> = record.extra.keys().map(String::as_str).collect();
+            assert_eq!(keys, ["pinnedBy", "uiState", "x-retention"]);
+            record.name = Some(s("renamed"));
+            let bytes = encode_session_record(&record).expect("encodes");
+            let back = load(&bytes).into_record().expect("valid");
+            assert!(back.extra == record.extra);
+            assert_eq!(back.name.as_deref(), Some("renamed"));
+        }
+
+    }
+
+    mod store {
+        fn the_store_port_has_exactly_four_members() {
+            let store = MemoryStore::default();
+            let record = minimal();
+            let saved = block_on(store.save(&record, SavePurpose::HandOff, ContentProvenance::Fork));
+            assert_eq!(saved, Ok(SaveOutcome::Saved));
+            let loaded = block_on(store.load("sess-2", LoadPurpose::Probe)).expect("reachable");
+            assert!(loaded.record() == Some(&record));
+            assert!(store.claims.borrow().is_empty(), "a probe left a claim behind");
+            let listing = block_on(store.list()).expect("reachable");
+            assert_eq!(listing.entries.len(), 1);
+            block_on(store.delete("sess-2")).expect("reachable");
+            let gone = block_on(store.load("sess-2", LoadPurpose::Resume)).expect("reachable");
+            assert_eq!(gone.status(), SessionLoadStatus::Missing);
+            assert_eq!(*store.claims.borrow(), [(s("sess-2"), LoadPurpose::Resume)]);
+            assert_eq!(
+                *store.saves.borrow(),
+                [(s("sess-2"), SavePurpose::HandOff, ContentProvenance::Fork)]
+            );
+        }
+
+        fn a_writer_refuses_what_it_cannot_read_and_leaves_it_intact() {
+            let mut extra = agent_interface::agent_core::ValueMap::new();
+            extra.insert(s("pinnedBy"), Value::from("alice"));
+            let valid = encode_session_record(&InteractiveSessionRecord {
+                id: s("ok"),
+                extra,
+                ..minimal()
+            })
+            .expect("encodes");
+            let store = MemoryStore::with(&[
+                ("ok", Slot::Bytes(valid)),
+                ("bad", Slot::Bytes(b"{\"schemaVersion\":1,\"record\":".to_vec())),
+                ("next", Slot::Bytes(br#"{"schemaVersion":9,"record":{}}"#.to_vec())),
+                ("sealed", Slot::Sealed(LockedReason::NoKeys)),
+            ]);
+            for id in ["bad", "next", "sealed"] {
+                let before = store.slot(id);
+                assert_eq!(block_on(rename(&store, id, "x")), Ok(None), "{id} was written");
+                assert_eq!(store.slot(id), before, "{id} changed");
+                // The store refuses too, even when asked directly.
+                let direct = InteractiveSessionRecord { id: s(id), ..minimal() };
+                assert_eq!(
+                    block_on(store.save(&direct, SavePurpose::Run, ContentProvenance::External)),
+                    Ok(SaveOutcome::Refused { reason: SaveRefusal::Unreadable })
+                );
+                assert_eq!(store.slot(id), before, "{id} changed");
+            }
+
+            assert_eq!(block_on(rename(&store, "ok", "renamed")), Ok(Some(SaveOutcome::Saved)));
+            let renamed = store.outcome("ok").into_record().expect("valid");
+            assert_eq!(renamed.name.as_deref(), Some("renamed"));
+            assert_eq!(renamed.extra["pinnedBy"], "alice", "the writer dropped a member it does not own");
+
+            // Missing is the one outcome a writer (or a recovery) may start from.
+            assert_eq!(block_on(rename(&store, "new", "fresh")), Ok(Some(SaveOutcome::Saved)));
+            assert_eq!(store.outcome("new").status(), SessionLoadStatus::Valid);
+        }
+
+        fn a_store_listing_keeps_unreadable_entries_visible() {
+            let store = MemoryStore::with(&[
+                ("sess-1", Slot::Bytes(stored(r#""messages":[]"#))),
+                ("sess-2", Slot::Bytes(b"\xff".to_vec())),
+                ("sess-3", Slot::Bytes(br#"{"schemaVersion":4,"record":{"cwd":"/w"}}"#.to_vec())),
+                ("sess-4", Slot::Sealed(LockedReason::KeysLocked)),
+                ("sess-5", Slot::Sealed(LockedReason::HeldFileChanged)),
+                ("sess-6", Slot::Bytes(stored(r#""messages":[]"#))),
+            ]);
+            let listing = block_on(store.list()).expect("reachable");
+            let rows: Vec<(&str, SessionLoadStatus)> = listing
+                .entries
+                .iter()
+                .map(|entry| (entry.id.as_str(), entry.outcome.status()))
+                .collect();
+            assert_eq!(
+                rows,
+                [
+                    ("sess-1", SessionLoadStatus::Valid),
+                    ("sess-2", SessionLoadStatus::Corrupt),
+                    ("sess-3", SessionLoadStatus::Unsupported),
+                    // Stored under sess-6, the bytes name sess-1: not valid, and still listed.
+                    ("sess-6", SessionLoadStatus::Corrupt),
+                ]
+            );
+            assert_eq!(listing.entry("sess-3").and_then(|entry| entry.outcome.cwd()), Some("/w"));
+            assert_eq!((listing.locked_count, listing.unopenable_count), (1, 1));
+        }
+    }
+}

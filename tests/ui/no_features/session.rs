@@ -1,0 +1,4 @@
+//! Without `session`, the family does not exist.
+use agent_interface::session::TurnNotRun;
+
+fn main() {}

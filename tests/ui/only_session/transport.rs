@@ -1,0 +1,4 @@
+//! With `session` on, transport does not exist: session never names it.
+use agent_interface::transport::TransportRunOutcome;
+
+fn main() {}

@@ -1,0 +1,4 @@
+//! With every family below `session` on but not `session`, session does not exist.
+use agent_interface::session::TurnNotRun;
+
+fn main() {}
