@@ -7,6 +7,8 @@
 //! 3. The host lists its commands for a client, runs one through an executor, and refuses a
 //!    subcommand the model may not run.
 //! 4. A background agent task walks through its lifecycle as the events a surface receives.
+//! 5. Two drivers co-drive one session through the turn queue: one input queued, one coalesced,
+//!    one dropped at capacity, one cancelled, each printing how it settled.
 //!
 //! Run it with `cargo run --example session_host --features full`.
 
@@ -23,16 +25,20 @@ use agent_interface::execution::{
     BackgroundTaskMode, BackgroundTaskRequest, BackgroundTaskRequestBase, BackgroundTaskResult,
     BackgroundTaskResultBase, BackgroundTaskState, BackgroundTaskStatus, JobStateFields,
 };
+use agent_interface::runtime::turn_queue::{Settled, TurnQueue};
 use agent_interface::tui::{
     AnyTuiCommandInteraction, OnMissingArgsAction, TuiCommandInteraction, TuiConfirmInteraction,
     TuiPickerItem,
 };
+
+use embassy_sync::blocking_mutex::raw::NoopRawMutex;
 
 fn main() -> Result<(), serde_json::Error> {
     usage_observation()?;
     tui_interaction()?;
     commands()?;
     background_task()?;
+    co_drive();
     Ok(())
 }
 
@@ -323,4 +329,56 @@ fn background_task() -> Result<(), serde_json::Error> {
     let usage = task.result.as_ref().and_then(BackgroundTaskResult::usage);
     println!("result usage: {usage:?}");
     Ok(())
+}
+
+/// Section 5: two drivers, one session, one turn at a time.
+fn co_drive() {
+    println!("\n== co-drive");
+    // Two inputs may wait behind the running turn. `NoopRawMutex`: this host is single-threaded.
+    let queue: TurnQueue<NoopRawMutex, &str, String, &str, 2> = TurnQueue::new();
+    let mut fix = queue.submit("fix the failing test", "owner").expect("open");
+    let turn = queue.start().expect("the owner's input runs");
+    let mut tests = queue.submit("also run the tests", "phone").expect("open"); // queued
+    let mut typo = queue.submit("and lnit", "owner").expect("open"); // queued
+    let mut lint = queue.submit("and lint", "owner").expect("open"); // replaces `typo`
+    let mut docs = queue.submit("update the docs", "phone").expect("open"); // two wait: dropped
+
+    queue
+        .finish(turn.id, format!("done: {}", turn.input))
+        .expect("it is running");
+    let next = queue.start().expect("the phone's queued input runs");
+    queue
+        .finish(next.id, format!("done: {}", next.input))
+        .expect("it is running");
+    let cleared = queue.clear(); // the owner cancels what still waits
+    let drivers: Vec<_> = cleared.drivers().collect();
+    println!("cleared {} input(s) from {drivers:?}", cleared.cancelled());
+
+    let tickets = [
+        ("fix", &mut fix),
+        ("tests", &mut tests),
+        ("typo", &mut typo),
+        ("lint", &mut lint),
+        ("docs", &mut docs),
+    ];
+    for (name, ticket) in tickets {
+        match ticket.try_settled() {
+            Some(Settled::Complete(reply)) => {
+                println!("turn {} ({name}) completed: {reply}", ticket.id());
+            }
+            Some(Settled::Interrupted(partial)) => {
+                println!("turn {} ({name}) interrupted: {partial}", ticket.id());
+            }
+            Some(Settled::NotRun(not_run)) => println!("{not_run} ({name})"),
+            None => println!("turn {} ({name}) has not settled", ticket.id()),
+        }
+    }
+    // A submission dropped at capacity hands its input back.
+    assert_eq!(docs.take_dropped_input(), Some("update the docs"));
+    queue.shutdown();
+    let refused = queue.submit("hello?", "phone").expect_err("shut down");
+    println!(
+        "after shutdown, the input comes back: {:?}",
+        refused.into_inner()
+    );
 }

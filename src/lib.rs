@@ -20,6 +20,12 @@
 //! | 0 | `execution` | `execution` | `agent_core` |
 //! | 1 | `session` | `session` | `agent_core`, `command`, `execution`, `analytics` |
 //!
+//! Runtime pieces live under [`runtime`] (when one is enabled), each behind its own feature:
+//!
+//! | module | feature | implements |
+//! |---|---|---|
+//! | `runtime::turn_queue` | `turn-queue` | the co-drive turn queue and its turn handles (`session`) |
+//!
 //! There are no root re-exports: every path names its family
 //! (`agent_interface::analytics::UsageSnapshot`).
 //!
@@ -51,3 +57,6 @@ pub mod execution;
 pub mod session;
 #[cfg(feature = "tui")]
 pub mod tui;
+
+#[cfg(feature = "turn-queue")]
+pub mod runtime;

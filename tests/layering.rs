@@ -26,6 +26,8 @@ const EDGES: &[(&str, &[&str])] = &[
     ("execution",  &["agent_core"]),
     // layer 1
     ("session",    &["agent_core", "command", "execution", "analytics"]),
+    // runtime pieces
+    ("runtime::turn_queue", &["agent_core", "analytics", "command", "execution", "session"]),
 ];
 
 /// Crate-private support modules (no family): any module may name them, they name no family.

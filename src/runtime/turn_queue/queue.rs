@@ -1,0 +1,261 @@
+//! The queue itself: the public operations, each one short critical section over [`State`].
+
+use core::cell::RefCell;
+use core::fmt;
+use core::task::Waker;
+
+use embassy_sync::blocking_mutex::Mutex;
+use embassy_sync::blocking_mutex::raw::RawMutex;
+
+use super::cleared::Cleared;
+use super::outcome::Started;
+use super::refusal::{NotRunning, NotStarted, ShutDown};
+use super::state::{Admission, Claim, Settle, State};
+use super::ticket::TurnTicket;
+use super::turn_id::TurnId;
+
+/// The reference co-drive queue depth (`MAX_PENDING_QUEUE_DEPTH`): 32 pending submissions.
+pub const REFERENCE_DEPTH: usize = 32;
+
+/// A co-drive turn queue: several drivers submit, one turn runs at a time.
+///
+/// - `M`: the embassy-sync raw mutex guarding the state (`CriticalSectionRawMutex` to share it
+///   with interrupts or threads, `NoopRawMutex` on one executor).
+/// - `T`: a submission's input; `R`: a turn's result; `D`: the driver a submission is
+///   attributed to (compared with `PartialEq` for coalescing; a small `Copy` value such as an
+///   index or a `&'static str` keeps the queue allocation-free).
+/// - `N`: how many submissions may be pending ([`REFERENCE_DEPTH`] is the reference).
+///
+/// The submitting side calls [`submit`](Self::submit) and awaits the [`TurnTicket`]. The running
+/// side is sans-IO: [`start`](Self::start) takes the next pending submission when nothing runs,
+/// [`finish`](Self::finish) or [`abort`](Self::abort) settles it, [`clear`](Self::clear) cancels
+/// everything pending and [`shutdown`](Self::shutdown) clears and closes. The queue needs no
+/// executor and spawns nothing. See the [module documentation](super) for the rules and the
+/// guarantees.
+pub struct TurnQueue<M: RawMutex, T, R, D, const N: usize> {
+    state: Mutex<M, RefCell<State<T, R, D, N>>>,
+}
+
+impl<M: RawMutex, T, R, D, const N: usize> TurnQueue<M, T, R, D, N> {
+    /// An empty, open queue whose first turn id is 1. `const`, so it can live in a `static`.
+    #[must_use]
+    pub const fn new() -> Self {
+        Self::with_first_id(1)
+    }
+
+    /// An empty, open queue whose first turn id is `first` (for a host that runs several queues
+    /// and wants their ids apart). Ids then count up from `first`.
+    #[must_use]
+    pub const fn with_first_id(first: u64) -> Self {
+        Self {
+            state: Mutex::new(RefCell::new(State::new(first))),
+        }
+    }
+
+    /// How many submissions may be pending: `N`.
+    #[must_use]
+    pub const fn depth(&self) -> usize {
+        N
+    }
+
+    /// Runs `f` on the state under the lock. No user code runs inside but `D: PartialEq` and
+    /// `Waker::clone`/`will_wake`; they must not call back into this queue.
+    fn with<U>(&self, f: impl FnOnce(&mut State<T, R, D, N>) -> U) -> U {
+        self.state.lock(|state| f(&mut state.borrow_mut()))
+    }
+
+    /// How many submissions are pending (not counting the running turn).
+    #[must_use]
+    pub fn pending(&self) -> usize {
+        self.with(|state| state.pending_len())
+    }
+
+    /// The running turn, if any.
+    #[must_use]
+    pub fn running(&self) -> Option<TurnId> {
+        self.with(|state| state.running())
+    }
+
+    /// True after [`shutdown`](Self::shutdown).
+    #[must_use]
+    pub fn is_shut_down(&self) -> bool {
+        self.with(|state| !state.is_open())
+    }
+
+    /// Submits `input` from `driver`. O(1); allocates nothing.
+    ///
+    /// The submission is accepted (its id minted, the ticket returned) unless the queue is shut
+    /// down. Then, in this order:
+    /// 1. if the newest pending submission is `driver`'s (`PartialEq`), this input replaces it in
+    ///    place and the replaced submission's ticket settles
+    ///    [`coalesced`](crate::session::TurnNotRunReason::Coalesced);
+    /// 2. otherwise, if `N` submissions are pending (or, rarely, every slot parks an outcome its
+    ///    ticket has not read: see the module docs), this submission's ticket is settled
+    ///    [`dropped`](crate::session::TurnNotRunReason::Dropped) already and holds the input
+    ///    ([`TurnTicket::take_dropped_input`]);
+    /// 3. otherwise it is appended.
+    ///
+    /// # Errors
+    ///
+    /// [`ShutDown`] with the input after [`shutdown`](Self::shutdown); no id is minted.
+    pub fn submit(&self, input: T, driver: D) -> Result<TurnTicket<'_, M, T, R, D, N>, ShutDown<T>>
+    where
+        D: PartialEq,
+    {
+        match self.with(|state| state.admit(input, driver)) {
+            Admission::Refused { input, driver } => {
+                drop(driver);
+                Err(ShutDown(input))
+            }
+            Admission::Queued { id, slot } => Ok(TurnTicket::waiting(self, id, slot)),
+            Admission::Coalesced {
+                id,
+                slot,
+                replaced,
+                driver,
+                wake,
+            } => {
+                if let Some(waker) = wake {
+                    waker.wake();
+                }
+                drop((replaced, driver));
+                Ok(TurnTicket::waiting(self, id, slot))
+            }
+            Admission::Dropped { id, input, driver } => {
+                drop(driver);
+                Ok(TurnTicket::dropped(self, id, input))
+            }
+        }
+    }
+
+    /// Takes the oldest pending submission to run, when no turn is running. O(1).
+    ///
+    /// The turn runs until [`finish`](Self::finish) or [`abort`](Self::abort) names its id; while
+    /// it runs, nothing else starts and later inputs queue (or coalesce) behind it.
+    ///
+    /// # Errors
+    ///
+    /// [`NotStarted::Running`] while a turn runs, [`NotStarted::Empty`] when nothing is pending,
+    /// [`NotStarted::ShutDown`] once the queue is shut down and nothing runs.
+    pub fn start(&self) -> Result<Started<T, D>, NotStarted> {
+        self.with(State::start)
+    }
+
+    /// The running turn `id` ran to the end: its ticket settles
+    /// [`Settled::Complete`](super::Settled::Complete) with `result`. O(1); allocates nothing.
+    ///
+    /// # Errors
+    ///
+    /// [`NotRunning`] with the result when `id` is not the running turn; nothing settles.
+    pub fn finish(&self, id: TurnId, result: R) -> Result<(), NotRunning<R>> {
+        let settle = self.with(|state| state.end(id, result, false))?;
+        Self::carry_out(settle);
+        Ok(())
+    }
+
+    /// The running turn `id` was aborted: its ticket settles
+    /// [`Settled::Interrupted`](super::Settled::Interrupted) with the partial result, for local
+    /// history only. O(1); allocates nothing. Pending submissions are untouched: a host whose
+    /// abort also drops the queue calls [`clear`](Self::clear) as well.
+    ///
+    /// # Errors
+    ///
+    /// [`NotRunning`] with the partial result when `id` is not the running turn; nothing settles.
+    pub fn abort(&self, id: TurnId, partial: R) -> Result<(), NotRunning<R>> {
+        let settle = self.with(|state| state.end(id, partial, true))?;
+        Self::carry_out(settle);
+        Ok(())
+    }
+
+    /// Wakes a settled ticket and drops an outcome nobody will read, outside the lock.
+    fn carry_out(settle: Settle<R>) {
+        if let Some(waker) = settle.wake {
+            waker.wake();
+        }
+        drop(settle.unclaimed);
+    }
+
+    /// Cancels every pending submission: each ticket settles
+    /// [`cancelled`](crate::session::TurnNotRunReason::Cancelled), oldest first. The running turn
+    /// is not touched (it is settled only by `finish` or `abort`). O(N); allocates nothing.
+    ///
+    /// Returns how many were cancelled and the distinct drivers they came from, for attributed
+    /// notices.
+    pub fn clear(&self) -> Cleared<D, N>
+    where
+        D: PartialEq,
+    {
+        self.drain(false)
+    }
+
+    /// Shuts the queue down: clears it through the same path as [`clear`](Self::clear) (so every
+    /// pending ticket settles `cancelled`; there is no shutdown reason) and refuses every later
+    /// submission with [`ShutDown`]. A running turn still settles through `finish` or `abort`.
+    /// Idempotent; O(N); allocates nothing.
+    pub fn shutdown(&self) -> Cleared<D, N>
+    where
+        D: PartialEq,
+    {
+        self.drain(true)
+    }
+
+    fn drain(&self, close: bool) -> Cleared<D, N>
+    where
+        D: PartialEq,
+    {
+        // Taken out under one lock, so no submission slips in between; woken, compared and
+        // dropped after it.
+        let mut taken: [Option<(T, D, Option<Waker>)>; N] = core::array::from_fn(|_| None);
+        self.with(|state| {
+            if close {
+                state.close();
+            }
+            for place in &mut taken {
+                match state.cancel_oldest() {
+                    Some(entry) => *place = Some(entry),
+                    None => break,
+                }
+            }
+        });
+        let mut cleared = Cleared::new();
+        for (input, driver, wake) in taken.into_iter().flatten() {
+            if let Some(waker) = wake {
+                waker.wake();
+            }
+            drop(input);
+            cleared.note(driver);
+        }
+        cleared
+    }
+
+    /// Polls slot `slot` for ticket `id` (see [`TurnTicket`]).
+    pub(super) fn claim(&self, slot: usize, id: TurnId, waker: Option<&Waker>) -> Claim<R> {
+        self.with(|state| state.claim(slot, id, waker))
+    }
+
+    /// Ticket `id` of slot `slot` is gone.
+    pub(super) fn forget(&self, slot: usize, id: TurnId) {
+        let settle = self.with(|state| state.forget(slot, id));
+        // The waker belonged to the dropped ticket: dropped, not woken.
+        drop(settle);
+    }
+}
+
+impl<M: RawMutex, T, R, D, const N: usize> Default for TurnQueue<M, T, R, D, N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<M: RawMutex, T, R, D, const N: usize> fmt::Debug for TurnQueue<M, T, R, D, N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (pending, running, open) =
+            self.with(|state| (state.pending_len(), state.running(), state.is_open()));
+        f.debug_struct("TurnQueue")
+            .field("depth", &N)
+            .field("pending", &pending)
+            .field("running", &running)
+            .field("shut_down", &!open)
+            .finish()
+    }
+}

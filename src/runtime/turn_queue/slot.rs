@@ -1,0 +1,126 @@
+//! Where tickets wait and outcomes are parked: a fixed pool of `2N + 1` slots with an O(1) free
+//! list.
+//!
+//! A slot belongs to one *chain* of submissions: a pending submission and every later input of
+//! the same driver that coalesced into it. The slot always holds the id of the chain's newest
+//! member; a ticket whose id is no longer the slot's was coalesced, which is why coalescing needs
+//! no slot of its own. A slot is taken when a submission is queued and given back when the
+//! chain's last ticket has read its outcome, or when the outcome settles after that ticket was
+//! dropped, or when the ticket is dropped after it settled.
+//!
+//! `N` chains can be pending and one running, so `N + 1` slots would do if every ticket read its
+//! outcome at once; the other `N` park outcomes that live tickets have not read yet (a clear
+//! followed by a refill, before the cancelled tickets are polled, needs exactly that).
+
+use core::task::Waker;
+
+use super::outcome::Settled;
+use super::turn_id::TurnId;
+
+/// What a slot holds.
+pub(super) enum SlotState<R> {
+    /// Unused; the next free slot, if any.
+    Free { next: Option<usize> },
+    /// A chain that is pending or running: its ticket's waker, and whether the ticket still exists.
+    Live { waker: Option<Waker>, ticket: bool },
+    /// The chain settled; the outcome waits for its ticket.
+    Settled(Settled<R>),
+}
+
+/// One slot: the id of its chain's newest member and its state.
+pub(super) struct Slot<R> {
+    pub(super) turn: TurnId,
+    pub(super) state: SlotState<R>,
+}
+
+impl<R> Slot<R> {
+    const UNUSED: Self = Self {
+        turn: TurnId(0),
+        state: SlotState::Free { next: None },
+    };
+}
+
+/// `2N + 1` slots (two arrays of `N` and one more: stable Rust cannot write `[_; 2 * N + 1]` for
+/// a generic `N`).
+pub(super) struct Slots<R, const N: usize> {
+    low: [Slot<R>; N],
+    high: [Slot<R>; N],
+    last: Slot<R>,
+    /// Slots from here on were never used.
+    fresh: usize,
+    /// The most recently released slot.
+    free: Option<usize>,
+}
+
+impl<R, const N: usize> Slots<R, N> {
+    /// All slots unused.
+    pub(super) const fn new() -> Self {
+        Self {
+            low: [const { Slot::UNUSED }; N],
+            high: [const { Slot::UNUSED }; N],
+            last: Slot::UNUSED,
+            fresh: 0,
+            free: None,
+        }
+    }
+
+    /// How many slots there are: `2N + 1`.
+    pub(super) const fn capacity() -> usize {
+        2 * N + 1
+    }
+
+    /// Slot `index`.
+    pub(super) fn get_mut(&mut self, index: usize) -> Option<&mut Slot<R>> {
+        if index < N {
+            self.low.get_mut(index)
+        } else if index < 2 * N {
+            self.high.get_mut(index - N)
+        } else if index == 2 * N {
+            Some(&mut self.last)
+        } else {
+            None
+        }
+    }
+
+    /// Takes a free slot for the chain starting with `turn`, with a live ticket; O(1).
+    pub(super) fn take(&mut self, turn: TurnId) -> Option<usize> {
+        let index = match self.free {
+            Some(index) => {
+                let next = match self.get_mut(index) {
+                    Some(Slot {
+                        state: SlotState::Free { next },
+                        ..
+                    }) => *next,
+                    _ => None,
+                };
+                self.free = next;
+                index
+            }
+            None if self.fresh < Self::capacity() => {
+                self.fresh += 1;
+                self.fresh - 1
+            }
+            None => return None,
+        };
+        let slot = self.get_mut(index)?;
+        slot.turn = turn;
+        slot.state = SlotState::Live {
+            waker: None,
+            ticket: true,
+        };
+        Some(index)
+    }
+
+    /// Gives slot `index` back; returns what it held (to be dropped outside the lock); O(1).
+    /// A free slot stays as it is (so the free list never holds a slot twice).
+    pub(super) fn release(&mut self, index: usize) -> Option<SlotState<R>> {
+        let next = self.free;
+        let slot = self.get_mut(index)?;
+        if matches!(slot.state, SlotState::Free { .. }) {
+            return None;
+        }
+        let previous = core::mem::replace(&mut slot.state, SlotState::Free { next });
+        self.free = Some(index);
+        Some(previous)
+    }
+}

@@ -1,0 +1,219 @@
+//! The submitter's side: a ticket that settles exactly once, and its session-family form.
+
+use alloc::string::ToString;
+use core::fmt;
+use core::future::Future;
+use core::marker::PhantomData;
+use core::pin::Pin;
+use core::task::{Context, Poll, Waker};
+
+use embassy_sync::blocking_mutex::raw::RawMutex;
+
+use crate::session::{TurnCompletion, TurnHandle, TurnNotRunReason};
+
+use super::outcome::{NotRun, Settled};
+use super::queue::TurnQueue;
+use super::state::Claim;
+use super::turn_id::TurnId;
+
+/// Where a ticket stands.
+enum Stage<T> {
+    /// Waiting in slot `slot` (pending or running, or settled and not read yet).
+    Waiting { slot: usize },
+    /// Dropped at capacity when submitted: settled at once; the input is kept until taken.
+    Dropped { input: Option<T>, reported: bool },
+    /// The outcome was returned.
+    Done,
+}
+
+/// The ticket of one accepted submission: its [`TurnId`] and a future of how it settled.
+///
+/// Awaiting it (it is a [`Future`] with output [`Settled<R>`]) resolves with the turn's result,
+/// complete or interrupted, or with the [`NotRun`] outcome: coalesced, dropped or cancelled. It
+/// always settles, exactly once: after it has returned its outcome, a ticket is terminated
+/// ([`is_terminated`](Self::is_terminated)) and polling it again returns `Pending` without
+/// registering (the `FusedFuture` convention), never a second outcome.
+///
+/// A pending poll registers the task's waker in the ticket's slot; the queue wakes it when the
+/// ticket settles. [`try_settled`](Self::try_settled) asks without a waker, for hosts with no
+/// executor. Dropping a ticket never blocks anything: the submission still runs (or is coalesced,
+/// cancelled, …) unobserved and its slot is given back as soon as it settles. (Leaking a ticket
+/// with `mem::forget` instead keeps its slot in use for good.)
+///
+/// Convert it into the session family's handle with [`into_turn_handle`](Self::into_turn_handle).
+#[must_use = "a ticket is how the submitter learns how its turn settled"]
+pub struct TurnTicket<'q, M: RawMutex, T, R, D, const N: usize> {
+    queue: &'q TurnQueue<M, T, R, D, N>,
+    id: TurnId,
+    stage: Stage<T>,
+}
+
+// The ticket never pins anything: the input it may hold is never polled or projected.
+impl<M: RawMutex, T, R, D, const N: usize> Unpin for TurnTicket<'_, M, T, R, D, N> {}
+
+impl<'q, M: RawMutex, T, R, D, const N: usize> TurnTicket<'q, M, T, R, D, N> {
+    pub(super) fn waiting(queue: &'q TurnQueue<M, T, R, D, N>, id: TurnId, slot: usize) -> Self {
+        Self {
+            queue,
+            id,
+            stage: Stage::Waiting { slot },
+        }
+    }
+
+    pub(super) fn dropped(queue: &'q TurnQueue<M, T, R, D, N>, id: TurnId, input: T) -> Self {
+        Self {
+            queue,
+            id,
+            stage: Stage::Dropped {
+                input: Some(input),
+                reported: false,
+            },
+        }
+    }
+
+    /// The id minted when the submission was accepted.
+    pub const fn id(&self) -> TurnId {
+        self.id
+    }
+
+    /// True once the ticket has returned its outcome.
+    pub const fn is_terminated(&self) -> bool {
+        matches!(
+            self.stage,
+            Stage::Done | Stage::Dropped { reported: true, .. }
+        )
+    }
+
+    /// The input of a submission that was dropped at capacity, handed back (once); `None` for
+    /// any other submission.
+    pub fn take_dropped_input(&mut self) -> Option<T> {
+        match &mut self.stage {
+            Stage::Dropped { input, .. } => input.take(),
+            Stage::Waiting { .. } | Stage::Done => None,
+        }
+    }
+
+    /// The outcome if the submission has settled and the outcome was not returned yet; `None`
+    /// otherwise. Registers no waker. O(1); allocates nothing.
+    pub fn try_settled(&mut self) -> Option<Settled<R>> {
+        match self.poll_with(None) {
+            Poll::Ready(outcome) => Some(outcome),
+            Poll::Pending => None,
+        }
+    }
+
+    fn not_run(&self, reason: TurnNotRunReason) -> Settled<R> {
+        Settled::NotRun(NotRun {
+            turn_id: self.id,
+            reason,
+        })
+    }
+
+    fn poll_with(&mut self, waker: Option<&Waker>) -> Poll<Settled<R>> {
+        let outcome = match &mut self.stage {
+            Stage::Done | Stage::Dropped { reported: true, .. } => return Poll::Pending,
+            Stage::Dropped { reported, .. } => {
+                *reported = true;
+                return Poll::Ready(self.not_run(TurnNotRunReason::Dropped));
+            }
+            Stage::Waiting { slot } => match self.queue.claim(*slot, self.id, waker) {
+                Claim::Coalesced => self.not_run(TurnNotRunReason::Coalesced),
+                Claim::Settled(outcome) => outcome,
+                Claim::Waiting { replaced } => {
+                    drop(replaced);
+                    return Poll::Pending;
+                }
+            },
+        };
+        self.stage = Stage::Done;
+        Poll::Ready(outcome)
+    }
+
+    /// The session family's handle for this ticket: the id as text and a completion future whose
+    /// output is a [`TurnCompletion<E>`]. Allocates the id text (the caller's choice); the
+    /// completion itself allocates only what the conversion of `Settled<R>` does.
+    pub fn into_turn_handle<E>(self) -> TurnHandle<TicketCompletion<'q, M, T, R, D, E, N>>
+    where
+        Settled<R>: Into<TurnCompletion<E>>,
+    {
+        TurnHandle::new(
+            self.id.to_string(),
+            TicketCompletion {
+                ticket: self,
+                failure: PhantomData,
+            },
+        )
+    }
+}
+
+impl<M: RawMutex, T, R, D, const N: usize> Future for TurnTicket<'_, M, T, R, D, N> {
+    type Output = Settled<R>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Settled<R>> {
+        self.get_mut().poll_with(Some(cx.waker()))
+    }
+}
+
+impl<M: RawMutex, T, R, D, const N: usize> Drop for TurnTicket<'_, M, T, R, D, N> {
+    fn drop(&mut self) {
+        if let Stage::Waiting { slot } = self.stage {
+            self.queue.forget(slot, self.id);
+        }
+    }
+}
+
+impl<M: RawMutex, T, R, D, const N: usize> fmt::Debug for TurnTicket<'_, M, T, R, D, N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let stage = match self.stage {
+            Stage::Waiting { .. } => "waiting",
+            Stage::Dropped {
+                reported: false, ..
+            } => "dropped",
+            Stage::Dropped { reported: true, .. } | Stage::Done => "terminated",
+        };
+        f.debug_struct("TurnTicket")
+            .field("id", &self.id)
+            .field("stage", &stage)
+            .finish()
+    }
+}
+
+/// The completion future of a ticket converted into the session family's
+/// [`TurnHandle`] ([`TurnTicket::into_turn_handle`]): the ticket's outcome as a
+/// [`TurnCompletion<E>`]. Settles exactly when, and as often as, the ticket does.
+#[must_use = "futures do nothing unless polled"]
+pub struct TicketCompletion<'q, M: RawMutex, T, R, D, E, const N: usize> {
+    ticket: TurnTicket<'q, M, T, R, D, N>,
+    failure: PhantomData<fn() -> E>,
+}
+
+impl<'q, M: RawMutex, T, R, D, E, const N: usize> TicketCompletion<'q, M, T, R, D, E, N> {
+    /// The ticket inside (for its id, `try_settled` or `take_dropped_input`).
+    pub fn ticket(&mut self) -> &mut TurnTicket<'q, M, T, R, D, N> {
+        &mut self.ticket
+    }
+}
+
+impl<M: RawMutex, T, R, D, E, const N: usize> Future for TicketCompletion<'_, M, T, R, D, E, N>
+where
+    Settled<R>: Into<TurnCompletion<E>>,
+{
+    type Output = TurnCompletion<E>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<TurnCompletion<E>> {
+        self.get_mut()
+            .ticket
+            .poll_with(Some(cx.waker()))
+            .map(Into::into)
+    }
+}
+
+impl<M: RawMutex, T, R, D, E, const N: usize> fmt::Debug
+    for TicketCompletion<'_, M, T, R, D, E, N>
+{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TicketCompletion")
+            .field("ticket", &self.ticket)
+            .finish()
+    }
+}

@@ -1,0 +1,163 @@
+//! The turn queue allocates nothing per turn: a counting global allocator watches many
+//! submit → start → finish/abort → read cycles, submissions that coalesce, submissions on a
+//! full queue (dropped), clears and dropped tickets, after a warm-up, and counts zero
+//! allocations.
+//!
+//! Host only. Inputs, results and drivers are plain numbers, so nothing the test itself hands the
+//! queue allocates either; tickets are polled with the no-op waker.
+#![cfg(not(any(target_family = "wasm", target_os = "none")))]
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll, Waker};
+
+use agent_interface::runtime::turn_queue::{REFERENCE_DEPTH, Settled, TurnQueue, TurnTicket};
+use agent_interface::session::TurnNotRunReason;
+use embassy_sync::blocking_mutex::raw::CriticalSectionRawMutex;
+
+/// `System`, counting the allocations made by the current thread while it is counting.
+struct Counting;
+
+thread_local! {
+    static COUNTING: Cell<bool> = const { Cell::new(false) };
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+fn note_allocation() {
+    // `try_with`: thread locals may be gone while a thread shuts down.
+    let counting = COUNTING.try_with(Cell::get).unwrap_or(false);
+    if counting {
+        let _ = ALLOCATIONS.try_with(|count| count.set(count.get() + 1));
+    }
+}
+
+// SAFETY: every method forwards to `System` with the caller's arguments unchanged, so `System`'s
+// guarantees hold; the bookkeeping only touches `const`-initialised thread locals, which never
+// allocate (so it cannot recurse into the allocator).
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        note_allocation();
+        // SAFETY: forwarded as is; the caller upholds `GlobalAlloc::alloc`'s contract.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        note_allocation();
+        // SAFETY: as for `alloc`.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        note_allocation();
+        // SAFETY: `ptr` and `layout` come from this allocator, which is `System`'s.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` and `layout` come from this allocator, which is `System`'s.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// How many allocations `f` made on this thread.
+fn allocations_in(f: impl FnOnce()) -> usize {
+    ALLOCATIONS.with(|count| count.set(0));
+    COUNTING.with(|counting| counting.set(true));
+    f();
+    COUNTING.with(|counting| counting.set(false));
+    ALLOCATIONS.with(Cell::get)
+}
+
+type Queue = TurnQueue<CriticalSectionRawMutex, u32, u32, u8, REFERENCE_DEPTH>;
+type Ticket<'q> = TurnTicket<'q, CriticalSectionRawMutex, u32, u32, u8, REFERENCE_DEPTH>;
+
+/// Polls a ticket once with the no-op waker (registers it, as an executor would).
+fn poll(ticket: &mut Ticket<'_>) -> Poll<Settled<u32>> {
+    Pin::new(ticket).poll(&mut Context::from_waker(Waker::noop()))
+}
+
+/// One submit → start → finish (or abort) → read cycle; the ticket is awaited as a future.
+fn round_trip(queue: &Queue, i: u32) {
+    let mut ticket = queue.submit(i, (i % 4) as u8).expect("open");
+    assert!(poll(&mut ticket).is_pending());
+    let turn = queue.start().expect("starts");
+    let settled = if i.is_multiple_of(3) {
+        queue.abort(turn.id, i).expect("running");
+        Settled::Interrupted(i)
+    } else {
+        queue.finish(turn.id, i).expect("running");
+        Settled::Complete(i)
+    };
+    assert_eq!(poll(&mut ticket), Poll::Ready(settled));
+}
+
+/// Fills the queue (two alternating drivers), then submits on the full queue: from the tail's
+/// driver (coalesced) and from others (dropped); clears; reads or drops every ticket.
+fn full_queue(queue: &Queue, round: u32) {
+    let mut held: [Option<Ticket<'_>>; REFERENCE_DEPTH] = std::array::from_fn(|_| None);
+    for (i, place) in held.iter_mut().enumerate() {
+        *place = Some(queue.submit(i as u32, (i % 2) as u8).expect("open"));
+    }
+    assert_eq!(queue.pending(), REFERENCE_DEPTH);
+    let mut replaced = None;
+    for i in 0..64 {
+        let mut dropped = queue.submit(round + i, 7).expect("open");
+        let not_run = dropped.try_settled().and_then(|s| s.not_run());
+        assert_eq!(not_run.map(|n| n.reason), Some(TurnNotRunReason::Dropped));
+        assert_eq!(dropped.take_dropped_input(), Some(round + i));
+        // The newest entry is driver 1's: this replaces it in place.
+        let mut coalescing = queue.submit(round + i, 1).expect("open");
+        assert!(poll(&mut coalescing).is_pending());
+        replaced = Some(coalescing);
+    }
+    let turn = queue.start().expect("starts");
+    queue.finish(turn.id, round).expect("running");
+    assert_eq!(replaced.as_mut().map(poll), Some(Poll::Pending));
+    let cleared = queue.clear();
+    assert_eq!(cleared.cancelled(), REFERENCE_DEPTH - 1);
+    assert_eq!(cleared.drivers().count(), 2);
+    for (i, ticket) in held.iter_mut().enumerate() {
+        if i.is_multiple_of(5) {
+            *ticket = None;
+        } else if let Some(ticket) = ticket {
+            assert!(poll(ticket).is_ready());
+        }
+    }
+}
+
+#[test]
+fn submit_and_settle_allocate_nothing_in_steady_state() {
+    let queue = Queue::new();
+    // Warm-up: the first critical section may set up the host's lock lazily.
+    round_trip(&queue, 1);
+    full_queue(&queue, 0);
+
+    let cycles = allocations_in(|| {
+        for i in 0..20_000 {
+            round_trip(&queue, i);
+        }
+    });
+    assert_eq!(
+        cycles, 0,
+        "allocations over 20 000 submit/start/settle cycles"
+    );
+
+    let full = allocations_in(|| {
+        for round in 0..200 {
+            full_queue(&queue, round * 1000);
+        }
+    });
+    assert_eq!(
+        full, 0,
+        "allocations while submitting to and settling a full queue"
+    );
+
+    // The counter works: the same window around an allocation counts it.
+    let control = allocations_in(|| drop(std::hint::black_box(Box::new(1u64))));
+    assert_eq!(control, 1);
+}
