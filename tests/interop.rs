@@ -3,8 +3,10 @@
 //! copied. Where the folder is absent (a user's fresh clone) each check says plainly that it was
 //! skipped.
 //!
-//! Families checked so far, against the golden fixtures of `golden-fixtures.json`: `analytics`
-//! (with `agent_core::HistoryEntry`), `command` and `execution`.
+//! Families checked so far: against the golden fixtures of `golden-fixtures.json`, `analytics`
+//! (with `agent_core::HistoryEntry`), `command` and `execution`; against `session.json`, the
+//! session refusal codes and predicates, the capability member table and the interaction readers.
+//! Where the crate departs from a vector on purpose (interop README), the check says which and why.
 #![cfg(not(target_family = "wasm"))]
 
 extern crate alloc;
@@ -18,6 +20,12 @@ use agent_interface::analytics::{
 };
 use agent_interface::command::{CommandHostAction, CommandUiIntent};
 use agent_interface::execution::BackgroundTaskRequest;
+use agent_interface::session::{
+    InteractionEvent, SESSION_CAPABILITY_MEMBER_KEYS, SESSION_CHANGE_REFUSAL_CODES,
+    SESSION_DELETE_REFUSAL_CODES, SessionChangeRefusal, SessionDeleteRefusal,
+    is_session_change_refusal, is_session_delete_refusal, read_assistant_replies, read_errors,
+    read_last_assistant_text, read_tool_calls,
+};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -56,6 +64,11 @@ fn load(file: &str) -> Option<Vec<Value>> {
 fn unmark(value: &Value) -> Value {
     match value {
         Value::Object(map) if map.len() == 1 && map.contains_key("$date") => map["$date"].clone(),
+        // An Error held as data crosses as its fields; `undefined` as JSON's nearest, null.
+        Value::Object(map) if map.len() == 1 && map.contains_key("$error") => {
+            unmark(&map["$error"])
+        }
+        Value::Object(map) if map.len() == 1 && map.contains_key("$undefined") => Value::Null,
         Value::Object(map) => {
             Value::Object(map.iter().map(|(k, v)| (k.clone(), unmark(v))).collect())
         }
@@ -181,4 +194,180 @@ fn execution_golden_fixtures() {
         }
         _ => None,
     });
+}
+
+/// The vectors of `session.json` whose name starts with `prefix`, or `None` when absent.
+fn session_vectors(prefix: &str) -> Option<Vec<Value>> {
+    let vectors = load("session.json")?;
+    let picked: Vec<Value> = vectors
+        .into_iter()
+        .filter(|v| v["name"].as_str().is_some_and(|n| n.starts_with(prefix)))
+        .collect();
+    assert!(!picked.is_empty(), "session.json has no {prefix} vectors");
+    Some(picked)
+}
+
+#[test]
+fn session_refusal_code_lists() {
+    let Some(change) = session_vectors("SESSION_CHANGE_REFUSAL_CODES") else {
+        return;
+    };
+    let ours: Vec<&str> = SESSION_CHANGE_REFUSAL_CODES
+        .iter()
+        .map(|c| c.as_str())
+        .collect();
+    assert_eq!(Value::from(ours), change[0]["output"]["returns"]);
+    let Some(delete) = session_vectors("SESSION_DELETE_REFUSAL_CODES") else {
+        return;
+    };
+    let ours: Vec<&str> = SESSION_DELETE_REFUSAL_CODES
+        .iter()
+        .map(|c| c.as_str())
+        .collect();
+    assert_eq!(Value::from(ours), delete[0]["output"]["returns"]);
+}
+
+/// What the Rust predicate says of a vector's input, or `None` where the input is not an error
+/// at all (null, a string, a plain object): the Rust predicates take the crate's own error
+/// values, so such an input cannot be passed (README departure 15); the reference says `false`.
+fn refusal_verdict<T>(
+    input: &Value,
+    predicate: fn(&(dyn core::error::Error + 'static)) -> bool,
+) -> Option<bool>
+where
+    T: DeserializeOwned + core::error::Error + 'static,
+{
+    let class = input.get("class")?.as_str()?;
+    if class != "Error" && class != "TypeError" {
+        return None;
+    }
+    // An error whose name or code is not the refusal's cannot be decoded as one: not a refusal.
+    let wire = serde_json::json!({ "name": input["name"], "code": input["code"], "message": "" });
+    Some(match serde_json::from_value::<T>(wire) {
+        Ok(refusal) => predicate(&refusal),
+        Err(_) => false,
+    })
+}
+
+#[test]
+fn session_refusal_predicates() {
+    for (prefix, check) in [
+        (
+            "isSessionChangeRefusal/",
+            (|input: &Value| {
+                refusal_verdict::<SessionChangeRefusal>(input, is_session_change_refusal)
+            }) as fn(&Value) -> Option<bool>,
+        ),
+        ("isSessionDeleteRefusal/", |input: &Value| {
+            refusal_verdict::<SessionDeleteRefusal>(input, is_session_delete_refusal)
+        }),
+    ] {
+        let Some(vectors) = session_vectors(prefix) else {
+            return;
+        };
+        let (mut checked, mut departed) = (0, 0);
+        for vector in &vectors {
+            let name = vector["name"].as_str().unwrap();
+            let expected = vector["output"]["returns"].as_bool().expect("a boolean");
+            match check(&vector["input"]["value"]) {
+                Some(verdict) => {
+                    assert_eq!(verdict, expected, "{name}");
+                    checked += 1;
+                }
+                None => {
+                    assert!(!expected, "{name}: a non-error input the reference accepts");
+                    departed += 1;
+                }
+            }
+        }
+        assert_eq!(checked + departed, vectors.len());
+        assert!(checked >= 60, "{prefix}: only {checked} vectors checked");
+    }
+}
+
+#[test]
+fn session_capability_member_table() {
+    let Some(vectors) = session_vectors("SESSION_CAPABILITY_MEMBER_KEYS") else {
+        return;
+    };
+    let reference = vectors[0]["output"]["returns"]
+        .as_object()
+        .expect("a table");
+    assert_eq!(
+        reference.len(),
+        SESSION_CAPABILITY_MEMBER_KEYS.len(),
+        "20 roles"
+    );
+    for (role, members) in SESSION_CAPABILITY_MEMBER_KEYS {
+        let theirs: Vec<&str> = reference[role.as_str()]
+            .as_array()
+            .expect("a row")
+            .iter()
+            .map(|m| m.as_str().unwrap())
+            .collect();
+        // Departure (interop README item 2): the newest readable table has 46 members; the
+        // newest test expects 48. The crate has 48: `listModels` and `getMessagesDisplay` are
+        // appended to their rows, everything else is the reference row, in order.
+        let extra: &[&str] = match role.as_str() {
+            "commands" => &["listModels"],
+            "conversationRead" => &["getMessagesDisplay"],
+            _ => &[],
+        };
+        let expected: Vec<&str> = theirs
+            .iter()
+            .copied()
+            .chain(extra.iter().copied())
+            .collect();
+        assert_eq!(members.to_vec(), expected, "row {}", role.as_str());
+    }
+}
+
+#[test]
+fn session_interaction_readers() {
+    let Some(vectors) = session_vectors("interactionAccessors/") else {
+        return;
+    };
+    let mut checked = 0;
+    for vector in &vectors {
+        let name = vector["name"].as_str().unwrap();
+        let input = unmark(&vector["input"]["events"]);
+        let events: Vec<InteractionEvent> = match serde_json::from_value(input) {
+            Ok(events) => events,
+            Err(error) => {
+                // Departure: the event union is closed, so a stream with an unknown `type`
+                // does not decode at all (the reference skips such events).
+                assert_eq!(
+                    name, "interactionAccessors/unknown-types-ignored",
+                    "{error}"
+                );
+                continue;
+            }
+        };
+        let before = events.clone();
+        let output = unmark(&vector["output"]);
+        assert_eq!(
+            Value::from(read_assistant_replies(&events)),
+            output["readAssistantReplies"],
+            "{name}"
+        );
+        let last = read_last_assistant_text(&events).map_or(Value::Null, Value::from);
+        assert_eq!(last, output["readLastAssistantText"], "{name}");
+        assert_same(
+            name,
+            &serde_json::to_value(read_tool_calls(&events)).unwrap(),
+            &output["readToolCalls"],
+        );
+        assert_same(
+            name,
+            &serde_json::to_value(read_errors(&events)).unwrap(),
+            &output["readErrors"],
+        );
+        assert_eq!(events, before, "{name}: a reader changed its input");
+        checked += 1;
+    }
+    assert_eq!(
+        checked + 1,
+        vectors.len(),
+        "every reader vector but the departure"
+    );
 }
