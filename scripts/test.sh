@@ -82,7 +82,7 @@ cargo run --quiet --example session_host --features full >/dev/null
 # ---------------------------------------------------------------- wasm32
 step "tests on wasm32-wasip1 under node's WASI"
 CARGO_TARGET_WASM32_WASIP1_RUNNER="node --no-warnings $ROOT/tools/wasi-run.mjs" \
-    cargo test --target wasm32-wasip1 --no-default-features --features full --tests
+    cargo test --target wasm32-wasip1 --no-default-features --features full,testing --tests
 
 # ---------------------------------------------------------------- firmware
 step "firmware tests on a Cortex-M3 (lm3s6965evb) under QEMU"
