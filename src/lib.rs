@@ -18,6 +18,7 @@
 //! | 0 | `tui` | `tui` | nothing |
 //! | 0 | `command` | `command` | `agent_core` |
 //! | 0 | `execution` | `execution` | `agent_core` |
+//! | 0 | `transport` | `transport` | `agent_core` |
 //! | 1 | `session` | `session` | `agent_core`, `command`, `execution`, `analytics` |
 //!
 //! Runtime pieces live under [`runtime`] (when one is enabled), each behind its own feature:
@@ -55,6 +56,8 @@ pub mod command;
 pub mod execution;
 #[cfg(feature = "session")]
 pub mod session;
+#[cfg(feature = "transport")]
+pub mod transport;
 #[cfg(feature = "tui")]
 pub mod tui;
 

@@ -24,6 +24,7 @@ const EDGES: &[(&str, &[&str])] = &[
     ("tui",        &[]),
     ("command",    &["agent_core"]),
     ("execution",  &["agent_core"]),
+    ("transport",  &["agent_core"]),
     // layer 1
     ("session",    &["agent_core", "command", "execution", "analytics"]),
     // runtime pieces

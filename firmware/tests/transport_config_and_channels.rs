@@ -1,0 +1,20 @@
+//! Part `config_and_channels` of the transport suite (../../tests/suites/transport.rs), run on the Cortex-M3.
+#![no_std]
+#![no_main]
+
+extern crate alloc;
+
+#[macro_use]
+#[path = "../../tests/suites/support.rs"]
+mod support;
+
+#[path = "../../tests/suites/transport.rs"]
+mod suite;
+
+#[cortex_m_rt::entry]
+fn main() -> ! {
+    agent_interface_firmware::run(
+        "transport::config_and_channels",
+        suite::config_and_channels::CASES,
+    )
+}

@@ -1,0 +1,10 @@
+//! Public-API tests of the `transport` family. The cases live in `suites/transport.rs` so that the
+//! firmware (Cortex-M3 under QEMU) and the wasm32-wasip1 run execute the very same code.
+extern crate alloc;
+
+#[macro_use]
+#[path = "suites/support.rs"]
+mod support;
+
+#[path = "suites/transport.rs"]
+mod suite;
