@@ -34,3 +34,25 @@ pub fn run(suite: &str, cases: &[(&str, fn())]) -> ! {
         cortex_m::asm::bkpt();
     }
 }
+
+/// Declares one firmware image: the shared support module, one suite file (a path relative to
+/// `firmware/tests/`) and the entry point that runs one part of it (or the whole suite) through
+/// [`run`]. Each `tests/<image>.rs` is the two crate attributes plus one invocation.
+#[macro_export]
+macro_rules! image {
+    ($suite:literal, $name:literal, $($cases:ident)::+) => {
+        extern crate alloc;
+
+        #[macro_use]
+        #[path = "../../tests/suites/support.rs"]
+        mod support;
+
+        #[path = $suite]
+        mod suite;
+
+        #[cortex_m_rt::entry]
+        fn main() -> ! {
+            $crate::run($name, suite::$($cases)::+)
+        }
+    };
+}

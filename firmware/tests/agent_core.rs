@@ -2,16 +2,4 @@
 #![no_std]
 #![no_main]
 
-extern crate alloc;
-
-#[macro_use]
-#[path = "../../tests/suites/support.rs"]
-mod support;
-
-#[path = "../../tests/suites/agent_core.rs"]
-mod suite;
-
-#[cortex_m_rt::entry]
-fn main() -> ! {
-    agent_interface_firmware::run("agent_core", suite::CASES)
-}
+agent_interface_firmware::image!("../../tests/suites/agent_core.rs", "agent_core", CASES);

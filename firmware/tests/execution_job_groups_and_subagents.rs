@@ -3,19 +3,8 @@
 #![no_std]
 #![no_main]
 
-extern crate alloc;
-
-#[macro_use]
-#[path = "../../tests/suites/support.rs"]
-mod support;
-
-#[path = "../../tests/suites/execution.rs"]
-mod suite;
-
-#[cortex_m_rt::entry]
-fn main() -> ! {
-    agent_interface_firmware::run(
-        "execution::job_groups_and_subagents",
-        suite::job_groups_and_subagents::CASES,
-    )
-}
+agent_interface_firmware::image!(
+    "../../tests/suites/execution.rs",
+    "execution::job_groups_and_subagents",
+    job_groups_and_subagents::CASES
+);

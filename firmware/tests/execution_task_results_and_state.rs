@@ -3,19 +3,8 @@
 #![no_std]
 #![no_main]
 
-extern crate alloc;
-
-#[macro_use]
-#[path = "../../tests/suites/support.rs"]
-mod support;
-
-#[path = "../../tests/suites/execution.rs"]
-mod suite;
-
-#[cortex_m_rt::entry]
-fn main() -> ! {
-    agent_interface_firmware::run(
-        "execution::task_results_and_state",
-        suite::task_results_and_state::CASES,
-    )
-}
+agent_interface_firmware::image!(
+    "../../tests/suites/execution.rs",
+    "execution::task_results_and_state",
+    task_results_and_state::CASES
+);

@@ -3,16 +3,8 @@
 #![no_std]
 #![no_main]
 
-extern crate alloc;
-
-#[macro_use]
-#[path = "../../tests/suites/support.rs"]
-mod support;
-
-#[path = "../../tests/suites/session_capabilities.rs"]
-mod suite;
-
-#[cortex_m_rt::entry]
-fn main() -> ! {
-    agent_interface_firmware::run("session::capabilities::host", suite::host::CASES)
-}
+agent_interface_firmware::image!(
+    "../../tests/suites/session_capabilities.rs",
+    "session::capabilities::host",
+    host::CASES
+);

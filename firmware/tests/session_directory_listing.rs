@@ -2,16 +2,8 @@
 #![no_std]
 #![no_main]
 
-extern crate alloc;
-
-#[macro_use]
-#[path = "../../tests/suites/support.rs"]
-mod support;
-
-#[path = "../../tests/suites/session_directory.rs"]
-mod suite;
-
-#[cortex_m_rt::entry]
-fn main() -> ! {
-    agent_interface_firmware::run("session::directory::listing", suite::listing::CASES)
-}
+agent_interface_firmware::image!(
+    "../../tests/suites/session_directory.rs",
+    "session::directory::listing",
+    listing::CASES
+);

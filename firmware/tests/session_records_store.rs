@@ -3,16 +3,8 @@
 #![no_std]
 #![no_main]
 
-extern crate alloc;
-
-#[macro_use]
-#[path = "../../tests/suites/support.rs"]
-mod support;
-
-#[path = "../../tests/suites/session_records.rs"]
-mod suite;
-
-#[cortex_m_rt::entry]
-fn main() -> ! {
-    agent_interface_firmware::run("session::records::store", suite::store::CASES)
-}
+agent_interface_firmware::image!(
+    "../../tests/suites/session_records.rs",
+    "session::records::store",
+    store::CASES
+);

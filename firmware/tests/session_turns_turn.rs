@@ -4,16 +4,8 @@
 #![no_std]
 #![no_main]
 
-extern crate alloc;
-
-#[macro_use]
-#[path = "../../tests/suites/support.rs"]
-mod support;
-
-#[path = "../../tests/suites/session_turns.rs"]
-mod suite;
-
-#[cortex_m_rt::entry]
-fn main() -> ! {
-    agent_interface_firmware::run("session::turns::turn", suite::turn::CASES)
-}
+agent_interface_firmware::image!(
+    "../../tests/suites/session_turns.rs",
+    "session::turns::turn",
+    turn::CASES
+);

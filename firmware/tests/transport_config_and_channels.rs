@@ -2,19 +2,8 @@
 #![no_std]
 #![no_main]
 
-extern crate alloc;
-
-#[macro_use]
-#[path = "../../tests/suites/support.rs"]
-mod support;
-
-#[path = "../../tests/suites/transport.rs"]
-mod suite;
-
-#[cortex_m_rt::entry]
-fn main() -> ! {
-    agent_interface_firmware::run(
-        "transport::config_and_channels",
-        suite::config_and_channels::CASES,
-    )
-}
+agent_interface_firmware::image!(
+    "../../tests/suites/transport.rs",
+    "transport::config_and_channels",
+    config_and_channels::CASES
+);

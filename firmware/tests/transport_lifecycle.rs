@@ -1,17 +1,9 @@
-//! Part `lifecycle` of the transport suite (../../tests/suites/transport.rs), run on the Cortex-M3.
+//! Part `lifecycle` of the transport suite, run on the Cortex-M3.
 #![no_std]
 #![no_main]
 
-extern crate alloc;
-
-#[macro_use]
-#[path = "../../tests/suites/support.rs"]
-mod support;
-
-#[path = "../../tests/suites/transport.rs"]
-mod suite;
-
-#[cortex_m_rt::entry]
-fn main() -> ! {
-    agent_interface_firmware::run("transport::lifecycle", suite::lifecycle::CASES)
-}
+agent_interface_firmware::image!(
+    "../../tests/suites/transport.rs",
+    "transport::lifecycle",
+    lifecycle::CASES
+);

@@ -2,16 +2,8 @@
 #![no_std]
 #![no_main]
 
-extern crate alloc;
-
-#[macro_use]
-#[path = "../../tests/suites/support.rs"]
-mod support;
-
-#[path = "../../tests/suites/transport.rs"]
-mod suite;
-
-#[cortex_m_rt::entry]
-fn main() -> ! {
-    agent_interface_firmware::run("transport::run_outcome", suite::run_outcome::CASES)
-}
+agent_interface_firmware::image!(
+    "../../tests/suites/transport.rs",
+    "transport::run_outcome",
+    run_outcome::CASES
+);

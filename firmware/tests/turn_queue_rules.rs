@@ -2,16 +2,8 @@
 #![no_std]
 #![no_main]
 
-extern crate alloc;
-
-#[macro_use]
-#[path = "../../tests/suites/support.rs"]
-mod support;
-
-#[path = "../../tests/suites/turn_queue.rs"]
-mod suite;
-
-#[cortex_m_rt::entry]
-fn main() -> ! {
-    agent_interface_firmware::run("turn_queue::rules", suite::rules::CASES)
-}
+agent_interface_firmware::image!(
+    "../../tests/suites/turn_queue.rs",
+    "turn_queue::rules",
+    rules::CASES
+);
