@@ -93,6 +93,20 @@
 //! * [`CancelRoute::CancelTask`] names the entry's `sourceId` `task_id`: on a background-task
 //!   entry that is the task's id.
 
+/// `impl From<Payload> for Enum` for each `Variant(Payload)` of a kind-tagged union, so every
+/// payload converts into its union the same way (crate-private helper of this family).
+macro_rules! from_variants {
+    ($union:ident { $($variant:ident($payload:ty)),+ $(,)? }) => {
+        $(
+            impl From<$payload> for $union {
+                fn from(payload: $payload) -> Self {
+                    Self::$variant(payload)
+                }
+            }
+        )+
+    };
+}
+
 mod job_group;
 mod subagent;
 mod task_event;

@@ -458,29 +458,12 @@ impl BackgroundTaskRequest {
     }
 }
 
-impl From<AgentBackgroundTaskRequest> for BackgroundTaskRequest {
-    fn from(request: AgentBackgroundTaskRequest) -> Self {
-        Self::Agent(request)
-    }
-}
-
-impl From<ProcessBackgroundTaskRequest> for BackgroundTaskRequest {
-    fn from(request: ProcessBackgroundTaskRequest) -> Self {
-        Self::Process(request)
-    }
-}
-
-impl From<ScheduledBackgroundTaskRequest> for BackgroundTaskRequest {
-    fn from(request: ScheduledBackgroundTaskRequest) -> Self {
-        Self::Scheduled(request)
-    }
-}
-
-impl From<ToolInvocationBackgroundTaskRequest> for BackgroundTaskRequest {
-    fn from(request: ToolInvocationBackgroundTaskRequest) -> Self {
-        Self::ToolInvocation(request)
-    }
-}
+from_variants!(BackgroundTaskRequest {
+    Agent(AgentBackgroundTaskRequest),
+    Process(ProcessBackgroundTaskRequest),
+    Scheduled(ScheduledBackgroundTaskRequest),
+    ToolInvocation(ToolInvocationBackgroundTaskRequest),
+});
 
 /// Who may carry `permissionPolicy`, for refusals.
 #[cfg(feature = "serde")]

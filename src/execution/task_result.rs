@@ -207,29 +207,12 @@ impl BackgroundTaskResult {
     }
 }
 
-impl From<AgentBackgroundTaskResult> for BackgroundTaskResult {
-    fn from(result: AgentBackgroundTaskResult) -> Self {
-        Self::Agent(result)
-    }
-}
-
-impl From<ProcessBackgroundTaskResult> for BackgroundTaskResult {
-    fn from(result: ProcessBackgroundTaskResult) -> Self {
-        Self::Process(result)
-    }
-}
-
-impl From<ScheduledBackgroundTaskResult> for BackgroundTaskResult {
-    fn from(result: ScheduledBackgroundTaskResult) -> Self {
-        Self::Scheduled(result)
-    }
-}
-
-impl From<ToolInvocationBackgroundTaskResult> for BackgroundTaskResult {
-    fn from(result: ToolInvocationBackgroundTaskResult) -> Self {
-        Self::ToolInvocation(result)
-    }
-}
+from_variants!(BackgroundTaskResult {
+    Agent(AgentBackgroundTaskResult),
+    Process(ProcessBackgroundTaskResult),
+    Scheduled(ScheduledBackgroundTaskResult),
+    ToolInvocation(ToolInvocationBackgroundTaskResult),
+});
 
 /// Who may carry `usage`, for refusals.
 #[cfg(feature = "serde")]

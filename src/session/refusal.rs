@@ -97,7 +97,10 @@ pub const SESSION_DELETE_REFUSAL_CODES: &[SessionDeleteRefusalCode] = SessionDel
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(
     feature = "serde",
-    serde(try_from = "ChangeRefusalWire", into = "ChangeRefusalWire")
+    serde(
+        try_from = "RefusalWire<SessionChangeRefusalCode>",
+        into = "RefusalWire<SessionChangeRefusalCode>"
+    )
 )]
 pub struct SessionChangeRefusal {
     /// Why the change was refused; always one of [`SESSION_CHANGE_REFUSAL_CODES`].
@@ -144,7 +147,10 @@ impl core::error::Error for SessionChangeRefusal {}
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(
     feature = "serde",
-    serde(try_from = "DeleteRefusalWire", into = "DeleteRefusalWire")
+    serde(
+        try_from = "RefusalWire<SessionDeleteRefusalCode>",
+        into = "RefusalWire<SessionDeleteRefusalCode>"
+    )
 )]
 pub struct SessionDeleteRefusal {
     /// Why the delete was refused; always one of [`SESSION_DELETE_REFUSAL_CODES`].
@@ -223,70 +229,53 @@ pub fn as_session_delete_refusal<'a>(
     error.downcast_ref::<SessionDeleteRefusal>()
 }
 
-/// The wire form of [`SessionChangeRefusal`]; its `name` must be `SessionChangeRefusal`.
+/// The wire form of both refusals, `{name, code, message}`; decoding checks `name`.
 #[cfg(feature = "serde")]
 #[derive(serde::Serialize, serde::Deserialize)]
-struct ChangeRefusalWire {
+struct RefusalWire<C> {
     name: String,
-    code: SessionChangeRefusalCode,
+    code: C,
     #[serde(default)]
     message: String,
 }
 
+/// Declares the wire conversions of one refusal type with its code set.
 #[cfg(feature = "serde")]
-impl TryFrom<ChangeRefusalWire> for SessionChangeRefusal {
-    type Error = &'static str;
+macro_rules! refusal_wire {
+    ($refusal:ident, $code:ident, $refused:literal) => {
+        impl TryFrom<RefusalWire<$code>> for $refusal {
+            type Error = &'static str;
 
-    fn try_from(wire: ChangeRefusalWire) -> Result<Self, Self::Error> {
-        if wire.name == Self::NAME {
-            Ok(Self::new(wire.code, wire.message))
-        } else {
-            Err("a session change refusal must have name `SessionChangeRefusal`")
+            fn try_from(wire: RefusalWire<$code>) -> Result<Self, Self::Error> {
+                if wire.name == Self::NAME {
+                    Ok(Self::new(wire.code, wire.message))
+                } else {
+                    Err($refused)
+                }
+            }
         }
-    }
-}
 
-#[cfg(feature = "serde")]
-impl From<SessionChangeRefusal> for ChangeRefusalWire {
-    fn from(refusal: SessionChangeRefusal) -> Self {
-        Self {
-            name: String::from(SessionChangeRefusal::NAME),
-            code: refusal.code,
-            message: refusal.message,
+        impl From<$refusal> for RefusalWire<$code> {
+            fn from(refusal: $refusal) -> Self {
+                Self {
+                    name: String::from($refusal::NAME),
+                    code: refusal.code,
+                    message: refusal.message,
+                }
+            }
         }
-    }
-}
-
-/// The wire form of [`SessionDeleteRefusal`]; its `name` must be `SessionDeleteRefusal`.
-#[cfg(feature = "serde")]
-#[derive(serde::Serialize, serde::Deserialize)]
-struct DeleteRefusalWire {
-    name: String,
-    code: SessionDeleteRefusalCode,
-    #[serde(default)]
-    message: String,
+    };
 }
 
 #[cfg(feature = "serde")]
-impl TryFrom<DeleteRefusalWire> for SessionDeleteRefusal {
-    type Error = &'static str;
-
-    fn try_from(wire: DeleteRefusalWire) -> Result<Self, Self::Error> {
-        if wire.name == Self::NAME {
-            Ok(Self::new(wire.code, wire.message))
-        } else {
-            Err("a session delete refusal must have name `SessionDeleteRefusal`")
-        }
-    }
-}
-
+refusal_wire!(
+    SessionChangeRefusal,
+    SessionChangeRefusalCode,
+    "a session change refusal must have name `SessionChangeRefusal`"
+);
 #[cfg(feature = "serde")]
-impl From<SessionDeleteRefusal> for DeleteRefusalWire {
-    fn from(refusal: SessionDeleteRefusal) -> Self {
-        Self {
-            name: String::from(SessionDeleteRefusal::NAME),
-            code: refusal.code,
-            message: refusal.message,
-        }
-    }
-}
+refusal_wire!(
+    SessionDeleteRefusal,
+    SessionDeleteRefusalCode,
+    "a session delete refusal must have name `SessionDeleteRefusal`"
+);
