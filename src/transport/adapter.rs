@@ -7,7 +7,7 @@ use core::fmt;
 
 use crate::agent_core::ErrorValue;
 
-use super::run_outcome::TransportRunOutcome;
+use super::run_outcome::{TransportRunOutcome, TransportRunnerFault};
 
 string_enum! {
     /// The lifecycle discriminant of an adapter (`TTransportLifecycleKind`).
@@ -202,8 +202,12 @@ pub trait TransportAdapter<S> {
         TransportLifecycle::new(Self::KIND)
     }
 
-    /// Attaches the session the next `start` serves.
-    fn attach(&self, session: S);
+    /// Attaches the session the next `start` serves. Attaching an active adapter is refused
+    /// with `already-started` (never a silent replacement).
+    ///
+    /// # Errors
+    /// [`TransportLifecycleErrorCode::AlreadyStarted`] while the adapter is starting or active.
+    fn attach(&self, session: S) -> Result<(), TransportLifecycleError>;
 
     /// Starts; resolves at the adapter's documented readiness boundary (a runner: once launched).
     async fn start(&self) -> Result<(), TransportStartFailure>;
@@ -216,8 +220,12 @@ pub trait TransportAdapter<S> {
 /// with [`wait_for_completion`](Self::wait_for_completion).
 #[allow(async_fn_in_trait)]
 pub trait TransportRunnerAdapter<S>: TransportAdapter<S> {
-    /// Resolves with how the run ended: succeeded/0 or failed/non-zero, no raw cause.
-    async fn wait_for_completion(&self) -> TransportRunOutcome;
+    /// Resolves with how the run ended: succeeded/0 or failed/non-zero, no raw cause. May be
+    /// called more than once and concurrently; every call of one run resolves alike.
+    ///
+    /// # Errors
+    /// A [`TransportRunnerFault`] when the runner could not produce a run outcome.
+    async fn wait_for_completion(&self) -> Result<TransportRunOutcome, TransportRunnerFault>;
 }
 
 /// A service adapter (`ITransportServiceAdapter<S>`): `KIND` is `Service`, with no completion.
@@ -248,12 +256,41 @@ pub trait BoundTransportAdapter {
 /// A bound runner (`IBoundTransportRunnerAdapter`).
 #[allow(async_fn_in_trait)]
 pub trait BoundTransportRunnerAdapter: BoundTransportAdapter {
-    /// Resolves with how the run ended.
-    async fn wait_for_completion(&self) -> TransportRunOutcome;
+    /// Resolves with how the run ended; as [`TransportRunnerAdapter::wait_for_completion`].
+    ///
+    /// # Errors
+    /// A [`TransportRunnerFault`] when the runner could not produce a run outcome.
+    async fn wait_for_completion(&self) -> Result<TransportRunOutcome, TransportRunnerFault>;
 }
 
 /// A bound service (`IBoundTransportServiceAdapter`), with no completion.
 pub trait BoundTransportServiceAdapter: BoundTransportAdapter {}
+
+// A shared reference to a bound adapter is one too, so a host can register an adapter it keeps
+// driving (a registry borrows it for its lifetime).
+impl<A: BoundTransportAdapter + ?Sized> BoundTransportAdapter for &A {
+    const KIND: TransportLifecycleKind = A::KIND;
+
+    fn name(&self) -> &str {
+        (**self).name()
+    }
+
+    async fn start(&self) -> Result<(), TransportStartFailure> {
+        (**self).start().await
+    }
+
+    async fn stop(&self) -> Result<(), ErrorValue> {
+        (**self).stop().await
+    }
+}
+
+impl<A: BoundTransportRunnerAdapter + ?Sized> BoundTransportRunnerAdapter for &A {
+    async fn wait_for_completion(&self) -> Result<TransportRunOutcome, TransportRunnerFault> {
+        (**self).wait_for_completion().await
+    }
+}
+
+impl<A: BoundTransportServiceAdapter + ?Sized> BoundTransportServiceAdapter for &A {}
 
 #[cfg(feature = "serde")]
 mod wire {

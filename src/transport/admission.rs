@@ -1,12 +1,226 @@
-//! Admission (`admission`), access-token verdicts (`access-token`) and external-event grants
-//! (`external-event`). Declarations only: resolving, minting and verifying are the host's.
+//! Admission (`admission`) and access-token verdicts (`access-token`): the shapes, and the
+//! validation of those shapes. Resolving, minting, comparing and verifying are runtime.
 //!
-//! No verdict or refusal here holds token text or a claim value; the records that do hold a
-//! credential ([`TransportAdmission`], [`TransportAdmissionConfig`]) print it as `<redacted>`.
+//! No verdict or refusal here holds token text or a claim value. What does hold a credential
+//! ([`TransportToken`], so [`TransportAdmission`]; [`TransportAdmissionConfig`]) prints it as
+//! `<redacted>`, and [`AccessTokenVerifierConfig`] prints its allow-lists as counts.
 
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
+
+/// A transport credential: text with at least one non-whitespace character, kept exactly as
+/// given (never trimmed).
+///
+/// `Debug` prints `<redacted>` and there is no `Display`: the text comes out only through
+/// [`expose`](Self::expose). Its `==` is an ordinary comparison; check a presented credential
+/// with the runtime's constant-time `credential_matches` instead.
+#[derive(Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "String", into = "String"))]
+pub struct TransportToken(String);
+
+impl TransportToken {
+    /// `text` as a credential; refuses text that is empty or only whitespace (`str::trim`).
+    pub fn new(text: impl Into<String>) -> Result<Self, BlankTransportToken> {
+        let text = text.into();
+        if text.trim().is_empty() {
+            Err(BlankTransportToken)
+        } else {
+            Ok(Self(text))
+        }
+    }
+
+    /// How many random bytes a minted token is written from.
+    pub const MINTED_BYTES: usize = 32;
+
+    /// The token minted from `bytes` of host entropy: 64 lower-case hex characters (never
+    /// blank, so this cannot fail). The runtime fills `bytes` from a cryptographic RNG.
+    #[must_use]
+    pub fn from_random_bytes(bytes: &[u8; Self::MINTED_BYTES]) -> Self {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let mut text = String::with_capacity(2 * Self::MINTED_BYTES);
+        for byte in bytes {
+            for nibble in [byte >> 4, byte & 0x0f] {
+                text.push(char::from(HEX[usize::from(nibble)]));
+            }
+        }
+        Self(text)
+    }
+
+    /// The credential's text, for handing to the peers that must present it.
+    #[must_use]
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for TransportToken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("TransportToken(<redacted>)")
+    }
+}
+
+impl TryFrom<String> for TransportToken {
+    type Error = BlankTransportToken;
+    fn try_from(text: String) -> Result<Self, BlankTransportToken> {
+        Self::new(text)
+    }
+}
+
+impl From<TransportToken> for String {
+    fn from(token: TransportToken) -> Self {
+        token.0
+    }
+}
+
+/// The refusal of [`TransportToken::new`]: the text is empty or only whitespace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct BlankTransportToken;
+
+impl fmt::Display for BlankTransportToken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a transport token must contain a non-whitespace character")
+    }
+}
+
+impl core::error::Error for BlankTransportToken {}
+
+/// The written reason for running open: trimmed text, never empty.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "String", into = "String"))]
+pub struct OpenReason(String);
+
+impl OpenReason {
+    /// `text` trimmed; refuses text that is empty after trimming (`str::trim`).
+    pub fn new(text: &str) -> Result<Self, BlankOpenReason> {
+        match text.trim() {
+            "" => Err(BlankOpenReason),
+            reason => Ok(Self(String::from(reason))),
+        }
+    }
+
+    /// The reason as text.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for OpenReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl TryFrom<String> for OpenReason {
+    type Error = BlankOpenReason;
+    fn try_from(text: String) -> Result<Self, BlankOpenReason> {
+        Self::new(&text)
+    }
+}
+
+impl From<OpenReason> for String {
+    fn from(reason: OpenReason) -> Self {
+        reason.0
+    }
+}
+
+/// The refusal of [`OpenReason::new`]: no reason was written (empty or only whitespace).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct BlankOpenReason;
+
+impl fmt::Display for BlankOpenReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an open reason must be non-blank text")
+    }
+}
+
+impl core::error::Error for BlankOpenReason {}
+
+/// A resolved admission (`ITransportAdmission`): a credential, or explicitly open with a
+/// written reason. Both halves are validated types, so a resolved admission is always usable.
+///
+/// Wire form: `{"token": "…"}` or `{"token": null, "openReason": "…"}`. `token` must be
+/// present (`null` means "explicitly opened", never "unset"); an `openReason` is trimmed when
+/// read. `Debug` prints the token as `<redacted>`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(try_from = "wire::AdmissionWire", into = "wire::AdmissionWire")
+)]
+pub enum TransportAdmission {
+    /// Peers must present this credential.
+    Token(TransportToken),
+    /// Explicitly open (`token: null`).
+    Open {
+        /// Why running open is acceptable.
+        reason: OpenReason,
+    },
+}
+
+/// What a host asks for (`ITransportAdmissionConfig`), unvalidated: the runtime's resolution
+/// checks it. `Debug` prints the token as `<redacted>`.
+#[derive(Clone, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct TransportAdmissionConfig {
+    /// A host-chosen credential; empty means "mint one". On the wire it is absent or a
+    /// string: `null` (an already-resolved open admission) is refused, never read as "mint".
+    #[cfg_attr(
+        feature = "serde",
+        serde(
+            default,
+            deserialize_with = "wire::some_string",
+            skip_serializing_if = "Option::is_none"
+        )
+    )]
+    pub token: Option<String>,
+    /// Run with no credential (requires `open_reason`).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub open: Option<bool>,
+    /// Why running open is acceptable.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub open_reason: Option<String>,
+}
+
+impl fmt::Debug for TransportAdmissionConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TransportAdmissionConfig")
+            .field("token", &self.token.as_ref().map(|_| "<redacted>"))
+            .field("open", &self.open)
+            .field("open_reason", &self.open_reason)
+            .finish()
+    }
+}
+
+/// An already-resolved admission as the config that resolves to it again: a token as `token`,
+/// an open admission as `open: true` with its reason (so resolution is idempotent).
+impl From<TransportAdmission> for TransportAdmissionConfig {
+    fn from(admission: TransportAdmission) -> Self {
+        match admission {
+            TransportAdmission::Token(token) => Self {
+                token: Some(token.into()),
+                ..Self::default()
+            },
+            TransportAdmission::Open { reason } => Self {
+                token: None,
+                open: Some(true),
+                open_reason: Some(reason.into()),
+            },
+        }
+    }
+}
 
 string_enum! {
     /// A signature algorithm a verifier may accept (`TAccessTokenAlgorithm`); `none` and HMAC
@@ -26,7 +240,8 @@ string_enum! {
     pub enum AccessTokenRefusal {
         /// Longer than the verifier's fixed bound; nothing was parsed.
         Oversize = "oversize",
-        /// Not a compact JWS with a JSON claim set, a required claim missing, or replayed.
+        /// Not a compact JWS with a JSON claim set, a required claim missing, or (for external
+        /// events) replayed or without `jti`.
         Malformed = "malformed",
         /// Header `typ` is not `at+jwt`.
         WrongType = "wrong-type",
@@ -84,56 +299,153 @@ impl fmt::Display for AccessTokenAdmission {
     }
 }
 
-/// How an access-token verifier is configured (`IAccessTokenVerifierConfig`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// How an access-token verifier is configured (`IAccessTokenVerifierConfig`), validated when
+/// built: an `https://` issuer, at least one algorithm, and at least one allow-listed subject or
+/// client (single-tenant by design), none of them blank.
+///
+/// Wire form: `{issuer, resource, algorithms, requiredScopes, allowedSubjects?,
+/// allowedClients?}`; an empty allow-list is written as absent. `Debug` prints the allow-lists
+/// as counts (they name people and clients).
+#[derive(Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    feature = "serde",
+    serde(
+        try_from = "wire::VerifierConfigWire",
+        into = "wire::VerifierConfigWire"
+    )
+)]
 pub struct AccessTokenVerifierConfig {
-    /// The issuer URL `iss` must equal exactly.
-    pub issuer: String,
-    /// This resource server's public URL, which `aud` must name.
-    pub resource: String,
-    /// The accepted algorithms (at least one).
-    pub algorithms: Vec<AccessTokenAlgorithm>,
-    /// The scopes a token must carry.
-    pub required_scopes: Vec<String>,
-    /// The allow-listed subjects (`sub`).
-    #[cfg_attr(
-        feature = "serde",
-        serde(default, skip_serializing_if = "Option::is_none")
-    )]
-    pub allowed_subjects: Option<Vec<String>>,
-    /// The allow-listed clients (`client_id`).
-    #[cfg_attr(
-        feature = "serde",
-        serde(default, skip_serializing_if = "Option::is_none")
-    )]
-    pub allowed_clients: Option<Vec<String>>,
+    issuer: String,
+    resource: String,
+    algorithms: Vec<AccessTokenAlgorithm>,
+    required_scopes: Vec<String>,
+    allowed_subjects: Vec<String>,
+    allowed_clients: Vec<String>,
 }
 
 impl AccessTokenVerifierConfig {
-    fn principal_counts(&self) -> (usize, usize) {
-        (
-            self.allowed_subjects.as_ref().map_or(0, Vec::len),
-            self.allowed_clients.as_ref().map_or(0, Vec::len),
-        )
+    /// A verifier configuration; refuses an issuer that is not an `https://` URL, an empty
+    /// algorithm list, allow-lists without any entry, and a blank allow-list entry.
+    pub fn new(
+        issuer: impl Into<String>,
+        resource: impl Into<String>,
+        algorithms: Vec<AccessTokenAlgorithm>,
+        required_scopes: Vec<String>,
+        allowed_subjects: Vec<String>,
+        allowed_clients: Vec<String>,
+    ) -> Result<Self, AccessTokenVerifierConfigError> {
+        let issuer = issuer.into();
+        let principals = || allowed_subjects.iter().chain(&allowed_clients);
+        if issuer.strip_prefix("https://").is_none_or(str::is_empty) {
+            Err(AccessTokenVerifierConfigError::IssuerNotHttps)
+        } else if algorithms.is_empty() {
+            Err(AccessTokenVerifierConfigError::NoAlgorithm)
+        } else if principals().next().is_none() {
+            Err(AccessTokenVerifierConfigError::NoAllowedPrincipal)
+        } else if principals().any(|entry| entry.trim().is_empty()) {
+            Err(AccessTokenVerifierConfigError::BlankPrincipal)
+        } else {
+            Ok(Self {
+                issuer,
+                resource: resource.into(),
+                algorithms,
+                required_scopes,
+                allowed_subjects,
+                allowed_clients,
+            })
+        }
     }
 
-    /// True when a verifier may be built from it: at least one algorithm and at least one
-    /// allow-listed subject or client (single-tenant by design).
+    /// The issuer URL `iss` must equal exactly.
     #[must_use]
-    pub fn is_single_tenant(&self) -> bool {
-        let (subjects, clients) = self.principal_counts();
-        !self.algorithms.is_empty() && subjects + clients > 0
+    pub fn issuer(&self) -> &str {
+        &self.issuer
+    }
+
+    /// This resource server's public URL, which `aud` must name.
+    #[must_use]
+    pub fn resource(&self) -> &str {
+        &self.resource
+    }
+
+    /// The accepted algorithms (never empty).
+    #[must_use]
+    pub fn algorithms(&self) -> &[AccessTokenAlgorithm] {
+        &self.algorithms
+    }
+
+    /// The scopes a token must carry.
+    #[must_use]
+    pub fn required_scopes(&self) -> &[String] {
+        &self.required_scopes
+    }
+
+    /// The allow-listed subjects (`sub`).
+    #[must_use]
+    pub fn allowed_subjects(&self) -> &[String] {
+        &self.allowed_subjects
+    }
+
+    /// The allow-listed clients (`client_id`).
+    #[must_use]
+    pub fn allowed_clients(&self) -> &[String] {
+        &self.allowed_clients
     }
 
     /// True when it names exactly one principal: one entry in one allow-list, none in the other
     /// (what an external-event grant requires).
     #[must_use]
     pub fn pins_one_principal(&self) -> bool {
-        !self.algorithms.is_empty() && matches!(self.principal_counts(), (1, 0) | (0, 1))
+        matches!(
+            (self.allowed_subjects.len(), self.allowed_clients.len()),
+            (1, 0) | (0, 1)
+        )
     }
 }
+
+impl fmt::Debug for AccessTokenVerifierConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AccessTokenVerifierConfig")
+            .field("issuer", &self.issuer)
+            .field("resource", &self.resource)
+            .field("algorithms", &self.algorithms)
+            .field("required_scopes", &self.required_scopes)
+            .field("allowed_subjects", &self.allowed_subjects.len())
+            .field("allowed_clients", &self.allowed_clients.len())
+            .finish()
+    }
+}
+
+/// Why an [`AccessTokenVerifierConfig`] cannot be built. It names the rule, never an entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum AccessTokenVerifierConfigError {
+    /// The issuer is not an `https://` URL.
+    IssuerNotHttps,
+    /// No algorithm is accepted.
+    NoAlgorithm,
+    /// Neither allow-list has an entry (the verifier would be multi-tenant).
+    NoAllowedPrincipal,
+    /// An allow-list entry is empty or only whitespace.
+    BlankPrincipal,
+}
+
+impl fmt::Display for AccessTokenVerifierConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::IssuerNotHttps => "an access-token issuer must be an https:// URL",
+            Self::NoAlgorithm => "an access-token verifier must accept at least one algorithm",
+            Self::NoAllowedPrincipal => {
+                "an access-token verifier must allow-list at least one subject or client \
+                 (single-tenant by design)"
+            }
+            Self::BlankPrincipal => "an allow-listed subject or client must not be blank",
+        })
+    }
+}
+
+impl core::error::Error for AccessTokenVerifierConfigError {}
 
 /// Verifies access tokens whose signatures the host checks (`IAccessTokenVerifier`).
 #[allow(async_fn_in_trait)]
@@ -142,245 +454,14 @@ pub trait AccessTokenVerifier {
     async fn verify(&self, token: &str) -> AccessTokenAdmission;
 }
 
-/// A resolved admission (`ITransportAdmission`): a credential, or explicitly open with a reason.
-///
-/// Wire form: `{"token": "…"}` or `{"token": null, "openReason": "…"}`. `Debug` prints the
-/// token as `<redacted>`.
-#[derive(Clone, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(
-    feature = "serde",
-    serde(try_from = "wire::AdmissionWire", into = "wire::AdmissionWire")
-)]
-pub enum TransportAdmission {
-    /// Peers must present this credential.
-    Token(String),
-    /// Explicitly open (`token: null`), never "unset".
-    Open {
-        /// The written reason for running open (non-blank).
-        reason: String,
-    },
-}
-
-impl fmt::Debug for TransportAdmission {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Token(_) => f.write_str("Token(<redacted>)"),
-            Self::Open { reason } => f.debug_struct("Open").field("reason", reason).finish(),
-        }
-    }
-}
-
-/// What a host asks for (`ITransportAdmissionConfig`). `Debug` prints the token as
-/// `<redacted>`.
-#[derive(Clone, Default, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
-pub struct TransportAdmissionConfig {
-    /// A host-chosen credential; empty means "mint one".
-    #[cfg_attr(
-        feature = "serde",
-        serde(default, skip_serializing_if = "Option::is_none")
-    )]
-    pub token: Option<String>,
-    /// Run with no credential (requires `open_reason`).
-    #[cfg_attr(
-        feature = "serde",
-        serde(default, skip_serializing_if = "Option::is_none")
-    )]
-    pub open: Option<bool>,
-    /// Why running open is acceptable.
-    #[cfg_attr(
-        feature = "serde",
-        serde(default, skip_serializing_if = "Option::is_none")
-    )]
-    pub open_reason: Option<String>,
-}
-
-impl fmt::Debug for TransportAdmissionConfig {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("TransportAdmissionConfig")
-            .field("token", &self.token.as_ref().map(|_| "<redacted>"))
-            .field("open", &self.open)
-            .field("open_reason", &self.open_reason)
-            .finish()
-    }
-}
-
-string_enum! {
-    /// The kinds of external event a grant may admit; only `'message'` exists.
-    pub enum ExternalEventKind {
-        /// `'message'`.
-        Message = "message",
-    }
-}
-
-/// A rate window for external events (`IExternalEventRateWindow`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
-pub struct ExternalEventRateWindow {
-    /// The window's length in milliseconds.
-    pub window_ms: u64,
-    /// The most turns admitted within one window.
-    pub max_turns: u32,
-}
-
-/// A grant admitting external events from exactly one principal (`IExternalEventGrant`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
-pub struct ExternalEventGrant {
-    /// The operator's label (`[a-zA-Z0-9_-]{1,64}`), the attribution of every admitted event.
-    pub grant_id: String,
-    /// The verifier, naming exactly one principal.
-    pub verifier: AccessTokenVerifierConfig,
-    /// The admitted kinds: exactly `["message"]`.
-    pub kinds: Vec<ExternalEventKind>,
-    /// Rate windows (host defaults when absent).
-    #[cfg_attr(
-        feature = "serde",
-        serde(default, skip_serializing_if = "Option::is_none")
-    )]
-    pub rate: Option<Vec<ExternalEventRateWindow>>,
-}
-
-impl ExternalEventGrant {
-    /// True when the grant id matches `[a-zA-Z0-9_-]{1,64}`.
-    #[must_use]
-    pub fn has_valid_id(&self) -> bool {
-        (1..=64).contains(&self.grant_id.len())
-            && self
-                .grant_id
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
-    }
-
-    /// True when the grant is usable: a valid id, exactly one principal, kinds `["message"]`.
-    #[must_use]
-    pub fn is_well_formed(&self) -> bool {
-        self.has_valid_id()
-            && self.verifier.pins_one_principal()
-            && self.kinds == [ExternalEventKind::Message]
-    }
-}
-
-/// Why an external event was refused (`TExternalEventRefusal`): a token refusal, or one of the
-/// delivery refusals. `oversize` is the token refusal [`AccessTokenRefusal::Oversize`].
-///
-/// Wire form: the bare literal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub enum ExternalEventRefusal {
-    /// The token was refused.
-    Token(AccessTokenRefusal),
-    /// `'missing-token'`.
-    MissingToken,
-    /// `'unknown-grant'`.
-    UnknownGrant,
-    /// `'grant-revoked'`.
-    GrantRevoked,
-    /// `'source-closed'`.
-    SourceClosed,
-    /// `'malformed-event'`.
-    MalformedEvent,
-    /// `'rate-limited'`.
-    RateLimited,
-    /// `'queue-full'`.
-    QueueFull,
-    /// `'shutting-down'`.
-    ShuttingDown,
-    /// `'session-unavailable'`.
-    SessionUnavailable,
-}
-
-impl ExternalEventRefusal {
-    const OWN: &'static [(Self, &'static str)] = &[
-        (Self::MissingToken, "missing-token"),
-        (Self::UnknownGrant, "unknown-grant"),
-        (Self::GrantRevoked, "grant-revoked"),
-        (Self::SourceClosed, "source-closed"),
-        (Self::MalformedEvent, "malformed-event"),
-        (Self::RateLimited, "rate-limited"),
-        (Self::QueueFull, "queue-full"),
-        (Self::ShuttingDown, "shutting-down"),
-        (Self::SessionUnavailable, "session-unavailable"),
-    ];
-
-    /// The exact wire literal.
-    #[must_use]
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Token(refusal) => refusal.as_str(),
-            own => Self::OWN
-                .iter()
-                .find(|(value, _)| *value == own)
-                .map_or("", |(_, literal)| literal),
-        }
-    }
-
-    /// Reads an exact wire literal; `None` for any other text.
-    #[must_use]
-    pub fn from_literal(text: &str) -> Option<Self> {
-        AccessTokenRefusal::from_literal(text)
-            .map(Self::Token)
-            .or_else(|| {
-                Self::OWN
-                    .iter()
-                    .find(|(_, literal)| *literal == text)
-                    .map(|(value, _)| *value)
-            })
-    }
-}
-
-impl fmt::Display for ExternalEventRefusal {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "serde")]
-impl serde::Serialize for ExternalEventRefusal {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "serde")]
-impl<'de> serde::Deserialize<'de> for ExternalEventRefusal {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        use serde::de::Error;
-        let text = String::deserialize(deserializer)?;
-        Self::from_literal(&text).ok_or_else(|| D::Error::unknown_variant(&text, &[]))
-    }
-}
-
-/// The verdict on an external event (`TExternalEventAdmission`): admitted as a turn, or refused.
-///
-/// Wire form: `{"admitted": true, "turnId": …}` or `{"admitted": false, "refusal": …}`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(
-    feature = "serde",
-    serde(try_from = "wire::EventVerdictWire", into = "wire::EventVerdictWire")
-)]
-pub enum ExternalEventAdmission {
-    /// Admitted; names the turn, nothing the turn produced.
-    Admitted {
-        /// The id of the admitted turn.
-        turn_id: String,
-    },
-    /// Refused for this reason.
-    Refused(ExternalEventRefusal),
-}
-
 #[cfg(feature = "serde")]
 mod wire {
     use alloc::string::String;
+    use alloc::vec::Vec;
 
     use super::{
-        AccessTokenAdmission, AccessTokenRefusal, ExternalEventAdmission, ExternalEventRefusal,
-        TransportAdmission,
+        AccessTokenAdmission, AccessTokenAlgorithm, AccessTokenRefusal, AccessTokenVerifierConfig,
+        AccessTokenVerifierConfigError, OpenReason, TransportAdmission, TransportToken,
     };
 
     #[derive(serde::Serialize, serde::Deserialize)]
@@ -417,50 +498,28 @@ mod wire {
         }
     }
 
-    #[derive(serde::Serialize, serde::Deserialize)]
-    #[serde(rename_all = "camelCase")]
-    pub struct EventVerdictWire {
-        admitted: bool,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        turn_id: Option<String>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        refusal: Option<ExternalEventRefusal>,
+    /// Reads a member that, when present, must be a string (not `null`).
+    pub fn some_string<'de, D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Option<String>, D::Error> {
+        <String as serde::Deserialize>::deserialize(deserializer).map(Some)
     }
 
-    impl From<ExternalEventAdmission> for EventVerdictWire {
-        fn from(verdict: ExternalEventAdmission) -> Self {
-            match verdict {
-                ExternalEventAdmission::Admitted { turn_id } => Self {
-                    admitted: true,
-                    turn_id: Some(turn_id),
-                    refusal: None,
-                },
-                ExternalEventAdmission::Refused(refusal) => Self {
-                    admitted: false,
-                    turn_id: None,
-                    refusal: Some(refusal),
-                },
-            }
-        }
-    }
-
-    impl TryFrom<EventVerdictWire> for ExternalEventAdmission {
-        type Error = &'static str;
-        fn try_from(wire: EventVerdictWire) -> Result<Self, &'static str> {
-            match (wire.admitted, wire.turn_id, wire.refusal) {
-                (true, Some(turn_id), None) => Ok(Self::Admitted { turn_id }),
-                (false, None, Some(refusal)) => Ok(Self::Refused(refusal)),
-                _ => Err("an admission has a `turnId` only, a refusal a `refusal` only"),
-            }
-        }
+    /// Reads an `Option` that must be present (`null` allowed): serde treats a field with
+    /// `deserialize_with` and no `default` as required.
+    fn present<'de, D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Option<TransportToken>, D::Error> {
+        serde::Deserialize::deserialize(deserializer)
     }
 
     #[derive(serde::Serialize, serde::Deserialize)]
     #[serde(rename_all = "camelCase")]
     pub struct AdmissionWire {
-        token: Option<String>,
+        #[serde(deserialize_with = "present")]
+        token: Option<TransportToken>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        open_reason: Option<String>,
+        open_reason: Option<OpenReason>,
     }
 
     impl From<TransportAdmission> for AdmissionWire {
@@ -482,12 +541,51 @@ mod wire {
         type Error = &'static str;
         fn try_from(wire: AdmissionWire) -> Result<Self, &'static str> {
             match (wire.token, wire.open_reason) {
-                (Some(token), None) if !token.is_empty() => Ok(Self::Token(token)),
-                (None, Some(reason)) if !reason.trim().is_empty() => Ok(Self::Open { reason }),
-                _ => Err(
-                    "an admission is a non-empty `token`, or `token: null` with a non-blank `openReason`",
-                ),
+                (Some(token), None) => Ok(Self::Token(token)),
+                (None, Some(reason)) => Ok(Self::Open { reason }),
+                (Some(_), Some(_)) => Err("a token admission has no `openReason`"),
+                (None, None) => Err("an open admission (`token: null`) needs an `openReason`"),
             }
+        }
+    }
+
+    #[derive(serde::Serialize, serde::Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct VerifierConfigWire {
+        issuer: String,
+        resource: String,
+        algorithms: Vec<AccessTokenAlgorithm>,
+        required_scopes: Vec<String>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        allowed_subjects: Vec<String>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        allowed_clients: Vec<String>,
+    }
+
+    impl From<AccessTokenVerifierConfig> for VerifierConfigWire {
+        fn from(config: AccessTokenVerifierConfig) -> Self {
+            Self {
+                issuer: config.issuer,
+                resource: config.resource,
+                algorithms: config.algorithms,
+                required_scopes: config.required_scopes,
+                allowed_subjects: config.allowed_subjects,
+                allowed_clients: config.allowed_clients,
+            }
+        }
+    }
+
+    impl TryFrom<VerifierConfigWire> for AccessTokenVerifierConfig {
+        type Error = AccessTokenVerifierConfigError;
+        fn try_from(wire: VerifierConfigWire) -> Result<Self, Self::Error> {
+            Self::new(
+                wire.issuer,
+                wire.resource,
+                wire.algorithms,
+                wire.required_scopes,
+                wire.allowed_subjects,
+                wire.allowed_clients,
+            )
         }
     }
 }

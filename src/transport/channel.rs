@@ -1,9 +1,12 @@
-//! Payload channel declarations (`channel-contracts`): a validated channel name and the
-//! descriptor a channel is registered with. Frames, sequencing and reassembly are the runtime's.
+//! Payload channel contracts (`channel-contracts`): a validated channel name, the descriptor a
+//! channel is registered with, the frames a channel carries and what a receiver answers for one.
+//! Byte framing, sequencing and reassembly are the runtime's.
 
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
+
+use crate::agent_core::Value;
 
 /// A channel name: 1..=255 bytes of UTF-8, checked when built.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -100,5 +103,208 @@ impl ChannelDescriptor {
     #[must_use]
     pub fn declares(&self, event: &str) -> bool {
         self.events.iter().any(|declared| declared == event)
+    }
+}
+
+/// A binary frame (`IBinaryFrame`): bytes on a channel that opted in to binary, never inspected.
+///
+/// JSON form: `{"kind": "binary", "channel", "seq", "payload"}`, the payload written as a
+/// lowercase hex string (two digits per byte, `""` for no bytes). Decoding refuses an odd
+/// length, any character outside `0-9a-f` and anything but a string, so each byte string has
+/// exactly one JSON form.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct BinaryFrame {
+    /// The channel the frame travels on.
+    pub channel: ChannelName,
+    /// The sender-assigned sequence number (shared with the channel's event frames).
+    pub seq: u32,
+    /// The bytes, exactly as sent.
+    #[cfg_attr(feature = "serde", serde(with = "hex_payload"))]
+    pub payload: Vec<u8>,
+}
+
+/// An event frame (`IChannelEventFrame<P = Value>`): one declared event and its payload.
+///
+/// JSON form: `{"kind": "event", "channel", "seq", "event", "payload"}`; the payload is
+/// required (`null` is a payload).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct ChannelEventFrame<P = Value> {
+    /// The channel the frame travels on.
+    pub channel: ChannelName,
+    /// The sender-assigned sequence number (shared with the channel's binary frames).
+    pub seq: u32,
+    /// The event name, one the channel declared.
+    pub event: String,
+    /// The event's payload.
+    pub payload: P,
+}
+
+/// A frame on a payload channel (`TChannelFrame`), tagged `kind`: `"binary"` or `"event"`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(tag = "kind", rename_all = "lowercase"))]
+pub enum ChannelFrame<P = Value> {
+    /// `kind: 'binary'`.
+    Binary(BinaryFrame),
+    /// `kind: 'event'`.
+    Event(ChannelEventFrame<P>),
+}
+
+impl<P> ChannelFrame<P> {
+    /// The channel the frame travels on.
+    #[must_use]
+    pub fn channel(&self) -> &ChannelName {
+        match self {
+            Self::Binary(frame) => &frame.channel,
+            Self::Event(frame) => &frame.channel,
+        }
+    }
+
+    /// The frame's sequence number in its channel's one sequence space.
+    #[must_use]
+    pub fn seq(&self) -> u32 {
+        match self {
+            Self::Binary(frame) => frame.seq,
+            Self::Event(frame) => frame.seq,
+        }
+    }
+}
+
+/// What a receiver answers for one inbound frame (`TChannelReceiveResult`): the routed frame, or
+/// the reason it was refused, as text the peer can read.
+///
+/// JSON form: `{"ok": true, "frame": …}` or `{"ok": false, "error": "…"}`; decoding refuses
+/// `ok: true` without a frame or with an error, and `ok: false` without an error or with a frame.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(try_from = "ReceiveResultWire", into = "ReceiveResultWire")
+)]
+pub enum ChannelReceiveResult {
+    /// `ok: true`: the frame was routed.
+    Accepted {
+        /// The routed frame.
+        frame: ChannelFrame,
+    },
+    /// `ok: false`: the frame was refused.
+    Refused {
+        /// Why, in words.
+        error: String,
+    },
+}
+
+/// The wire form of [`ChannelReceiveResult`]: a boolean tag and the member it selects.
+#[cfg(feature = "serde")]
+#[derive(serde::Serialize, serde::Deserialize)]
+struct ReceiveResultWire {
+    ok: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    frame: Option<ChannelFrame>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<ReceiveResultWire> for ChannelReceiveResult {
+    type Error = &'static str;
+
+    fn try_from(wire: ReceiveResultWire) -> Result<Self, Self::Error> {
+        match wire {
+            ReceiveResultWire {
+                ok: true,
+                frame: Some(frame),
+                error: None,
+            } => Ok(Self::Accepted { frame }),
+            ReceiveResultWire {
+                ok: false,
+                frame: None,
+                error: Some(error),
+            } => Ok(Self::Refused { error }),
+            ReceiveResultWire { ok: true, .. } => {
+                Err("a receive result with `ok: true` has a `frame` and no `error`")
+            }
+            ReceiveResultWire { ok: false, .. } => {
+                Err("a receive result with `ok: false` has an `error` and no `frame`")
+            }
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl From<ChannelReceiveResult> for ReceiveResultWire {
+    fn from(result: ChannelReceiveResult) -> Self {
+        match result {
+            ChannelReceiveResult::Accepted { frame } => Self {
+                ok: true,
+                frame: Some(frame),
+                error: None,
+            },
+            ChannelReceiveResult::Refused { error } => Self {
+                ok: false,
+                frame: None,
+                error: Some(error),
+            },
+        }
+    }
+}
+
+/// The JSON form of binary payloads: a lowercase hex string.
+#[cfg(feature = "serde")]
+mod hex_payload {
+    use alloc::vec::Vec;
+    use core::fmt;
+
+    /// Writes bytes as lowercase hex, two digits per byte.
+    struct Hex<'a>(&'a [u8]);
+
+    impl fmt::Display for Hex<'_> {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            self.0.iter().try_for_each(|byte| write!(f, "{byte:02x}"))
+        }
+    }
+
+    pub(super) fn serialize<S: serde::Serializer>(
+        bytes: &[u8],
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(&Hex(bytes))
+    }
+
+    pub(super) fn deserialize<'de, D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Vec<u8>, D::Error> {
+        deserializer.deserialize_str(HexVisitor)
+    }
+
+    struct HexVisitor;
+
+    fn nibble(digit: u8) -> Option<u8> {
+        match digit {
+            b'0'..=b'9' => Some(digit - b'0'),
+            b'a'..=b'f' => Some(digit - b'a' + 10),
+            _ => None,
+        }
+    }
+
+    impl serde::de::Visitor<'_> for HexVisitor {
+        type Value = Vec<u8>;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("binary payload bytes as a lowercase hex string (two digits per byte)")
+        }
+
+        fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Vec<u8>, E> {
+            text.as_bytes()
+                .chunks(2)
+                .map(|pair| match pair {
+                    [high, low] => Some(nibble(*high)? << 4 | nibble(*low)?),
+                    _ => None,
+                })
+                .collect::<Option<Vec<u8>>>()
+                .ok_or_else(|| E::invalid_value(serde::de::Unexpected::Str(text), &self))
+        }
     }
 }

@@ -7,7 +7,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
-use crate::agent_core::{DestroyResult, Value, ValueMap};
+use crate::agent_core::{DestroyResult, ErrorValue, Value, ValueMap};
 
 use super::adapter::{TransportLifecycleError, TransportStartupError};
 use super::run_outcome::{TransportCompletionRecord, TransportFailureRecord};
@@ -96,11 +96,36 @@ pub trait TransportSettingsCapability {
         true
     }
 
-    /// Receives the resolved saved options before attach and start (`configure`); the default
-    /// has no way to apply them and refuses.
+    /// Receives the resolved saved options before attach and start (`configure`). The default
+    /// has no way to apply options: it accepts an empty set and refuses any other with
+    /// `options-not-applicable`, so saved options are never silently ignored.
+    ///
+    /// # Errors
+    /// The configuration error code to report for this transport.
     fn configure(&self, options: &ValueMap) -> Result<(), TransportConfigurationErrorCode> {
-        let _ = options;
-        Err(TransportConfigurationErrorCode::OptionsNotApplicable)
+        if options.is_empty() {
+            Ok(())
+        } else {
+            Err(TransportConfigurationErrorCode::OptionsNotApplicable)
+        }
+    }
+}
+
+impl<T: TransportSettingsCapability + ?Sized> TransportSettingsCapability for &T {
+    fn default_enabled(&self) -> bool {
+        (**self).default_enabled()
+    }
+
+    fn options_schema(&self) -> Option<&TransportOptionsSchema> {
+        (**self).options_schema()
+    }
+
+    fn validate_options(&self, options: &ValueMap) -> bool {
+        (**self).validate_options(options)
+    }
+
+    fn configure(&self, options: &ValueMap) -> Result<(), TransportConfigurationErrorCode> {
+        (**self).configure(options)
     }
 }
 
@@ -194,23 +219,59 @@ impl fmt::Display for DuplicateTransportName {
 
 impl core::error::Error for DuplicateTransportName {}
 
-/// Why start-all failed: the registry was not idle, or a transport failed to start.
+/// Why start-all failed. Whatever the variant, the registry is idle again afterwards and no
+/// transport of the attempt is left running.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TransportStartAllError {
     /// The registry is already started (`already-started`).
     Lifecycle(TransportLifecycleError),
+    /// The saved settings could not be read (the repository's error, as a value); nothing was
+    /// started.
+    SettingsUnreadable(ErrorValue),
+    /// A transport's saved options were refused (`invalid-options`,
+    /// `options-not-applicable`); nothing was started.
+    Configuration(TransportConfigurationError),
     /// A transport failed to start and the run was rolled back.
     Startup(TransportStartupError),
+    /// A stop-all preempted the start; what had started was stopped again.
+    Preempted,
 }
 
 impl fmt::Display for TransportStartAllError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Lifecycle(error) => fmt::Display::fmt(error, f),
+            Self::SettingsUnreadable(error) => {
+                write!(f, "the transport settings could not be read: {error}")
+            }
+            Self::Configuration(error) => fmt::Display::fmt(error, f),
             Self::Startup(error) => fmt::Display::fmt(error, f),
+            Self::Preempted => f.write_str("start-all was preempted by stop-all"),
         }
     }
 }
+
+/// Why a settings-view call failed: a configuration refusal, or the repository's own error.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TransportSettingsError<E> {
+    /// `unknown-transport` or `not-configurable`.
+    Configuration(TransportConfigurationError),
+    /// The settings repository failed.
+    Repository(E),
+}
+
+impl<E: fmt::Display> fmt::Display for TransportSettingsError<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Configuration(error) => fmt::Display::fmt(error, f),
+            Self::Repository(error) => {
+                write!(f, "the transport settings repository failed: {error}")
+            }
+        }
+    }
+}
+
+impl<E: fmt::Debug + fmt::Display> core::error::Error for TransportSettingsError<E> {}
 
 impl core::error::Error for TransportStartAllError {}
 
@@ -244,22 +305,34 @@ pub trait TransportLifecycleRegistryView {
 /// The registry's settings view (`ITransportSettingsRegistryView`).
 #[allow(async_fn_in_trait)]
 pub trait TransportSettingsRegistryView {
-    /// Every configurable transport with its resolved configuration.
-    fn get_all(&self) -> Vec<TransportEntry>;
+    /// The settings repository's error.
+    type RepositoryError;
 
-    /// Saves the enabled flag of `name`.
+    /// Every configurable transport with its resolved configuration, in registration order.
+    ///
+    /// # Errors
+    /// The repository's error when the saved settings cannot be read.
+    fn get_all(&self) -> Result<Vec<TransportEntry>, Self::RepositoryError>;
+
+    /// Saves the enabled flag of `name`, leaving its other saved keys intact.
+    ///
+    /// # Errors
+    /// `unknown-transport`, `not-configurable`, or the repository's error.
     async fn set_enabled(
         &self,
         name: &str,
         enabled: bool,
-    ) -> Result<(), TransportConfigurationError>;
+    ) -> Result<(), TransportSettingsError<Self::RepositoryError>>;
 
-    /// Saves the options of `name`.
+    /// Saves the options of `name`, leaving its other saved keys intact.
+    ///
+    /// # Errors
+    /// `unknown-transport`, `not-configurable`, or the repository's error.
     async fn set_options(
         &self,
         name: &str,
         options: ValueMap,
-    ) -> Result<(), TransportConfigurationError>;
+    ) -> Result<(), TransportSettingsError<Self::RepositoryError>>;
 }
 
 /// Both registry views (`ITransportRegistryView`); implemented for every type that has both.

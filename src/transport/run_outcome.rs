@@ -5,7 +5,7 @@ use alloc::string::String;
 use core::fmt;
 use core::num::NonZeroU8;
 
-use crate::agent_core::Value;
+use crate::agent_core::{ErrorValue, Value};
 
 string_enum! {
     /// Why a runner was abandoned before it produced an outcome (`TTransportAbandonmentReason`).
@@ -64,6 +64,48 @@ impl TransportRunOutcome {
             None => Self::Succeeded,
             Some(exit_code) => Self::Failed { exit_code },
         }
+    }
+}
+
+/// Why a runner produced no run outcome: a malformed one, or a failed completion. A registry
+/// turns either into a `runner-rejected` lifecycle error on both of its waits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TransportRunnerFault {
+    /// The runner reported an exit status that is no run outcome (outside 0..=255).
+    Malformed {
+        /// The status that was reported.
+        exit_code: i64,
+    },
+    /// The runner's completion failed with this error.
+    Rejected(ErrorValue),
+}
+
+impl fmt::Display for TransportRunnerFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Malformed { exit_code } => {
+                write!(
+                    f,
+                    "the runner reported exit status {exit_code}, which is no run outcome"
+                )
+            }
+            Self::Rejected(error) => write!(f, "the runner's completion failed: {error}"),
+        }
+    }
+}
+
+impl core::error::Error for TransportRunnerFault {}
+
+impl TransportRunOutcome {
+    /// The outcome for a raw process exit status: 0 succeeds, 1..=255 fails with that code, and
+    /// anything else is [`TransportRunnerFault::Malformed`].
+    ///
+    /// # Errors
+    /// [`TransportRunnerFault::Malformed`] for a status outside 0..=255.
+    pub fn from_exit_status(status: i64) -> Result<Self, TransportRunnerFault> {
+        u8::try_from(status)
+            .map(Self::from_exit_code)
+            .map_err(|_| TransportRunnerFault::Malformed { exit_code: status })
     }
 }
 

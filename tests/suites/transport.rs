@@ -57,8 +57,15 @@ impl TransportAdapter<String> for Runner {
         "headless"
     }
 
-    fn attach(&self, session: String) {
+    fn attach(&self, session: String) -> Result<(), TransportLifecycleError> {
+        if self.active.get() {
+            return Err(TransportLifecycleError::new(
+                TransportLifecycleErrorCode::AlreadyStarted,
+                "headless",
+            ));
+        }
         *self.session.borrow_mut() = Some(session);
+        Ok(())
     }
 
     async fn start(&self) -> Result<(), TransportStartFailure> {
@@ -86,8 +93,8 @@ impl TransportAdapter<String> for Runner {
 }
 
 impl TransportRunnerAdapter<String> for Runner {
-    async fn wait_for_completion(&self) -> TransportRunOutcome {
-        TransportRunOutcome::Succeeded
+    async fn wait_for_completion(&self) -> Result<TransportRunOutcome, TransportRunnerFault> {
+        Ok(TransportRunOutcome::Succeeded)
     }
 }
 
@@ -105,7 +112,9 @@ impl BoundTransportAdapter for BoundRunner {
     }
 
     async fn start(&self) -> Result<(), TransportStartFailure> {
-        self.raw.attach(self.session.clone());
+        self.raw
+            .attach(self.session.clone())
+            .map_err(TransportStartFailure::Lifecycle)?;
         self.raw.start().await
     }
 
@@ -115,7 +124,7 @@ impl BoundTransportAdapter for BoundRunner {
 }
 
 impl BoundTransportRunnerAdapter for BoundRunner {
-    async fn wait_for_completion(&self) -> TransportRunOutcome {
+    async fn wait_for_completion(&self) -> Result<TransportRunOutcome, TransportRunnerFault> {
         self.raw.wait_for_completion().await
     }
 }
@@ -162,8 +171,13 @@ cases! {
 
         fn second_start_is_already_started_and_stop_is_idempotent() {
             let runner = Runner::new();
-            runner.attach(s("session-1"));
+            runner.attach(s("session-1")).expect("attach");
             block_on(runner.start()).expect("first start");
+            assert_eq!(
+                runner.attach(s("session-2")).map_err(|e| e.code),
+                Err(TransportLifecycleErrorCode::AlreadyStarted),
+                "attaching an active adapter is refused"
+            );
             let failure = block_on(runner.start()).expect_err("second start");
             assert_eq!(
                 failure.lifecycle_code(),
@@ -177,14 +191,14 @@ cases! {
 
         fn stopped_adapter_restarts_after_a_fresh_attach() {
             let runner = Runner::new();
-            runner.attach(s("session-1"));
+            runner.attach(s("session-1")).expect("attach");
             block_on(runner.start()).expect("start");
             block_on(runner.stop()).expect("stop");
             let failure = block_on(runner.start()).expect_err("no session after stop");
             assert_eq!(failure.lifecycle_code(), Some(TransportLifecycleErrorCode::NotAttached));
-            runner.attach(s("session-2"));
+            runner.attach(s("session-2")).expect("fresh attach");
             block_on(runner.start()).expect("restart");
-            assert_eq!(block_on(runner.wait_for_completion()), TransportRunOutcome::Succeeded);
+            assert_eq!(block_on(runner.wait_for_completion()), Ok(TransportRunOutcome::Succeeded));
         }
 
         fn bound_form_attaches_inside_start() {
@@ -192,7 +206,7 @@ cases! {
             assert_eq!(bound.lifecycle().kind(), TransportLifecycleKind::Runner);
             block_on(bound.start()).expect("bound start attaches first");
             assert_eq!(bound.raw.session.borrow().as_deref(), Some("captured"));
-            assert_eq!(block_on(bound.wait_for_completion()), TransportRunOutcome::Succeeded);
+            assert_eq!(block_on(bound.wait_for_completion()), Ok(TransportRunOutcome::Succeeded));
             block_on(bound.stop()).expect("stop");
             block_on(bound.start()).expect("bound restart attaches again");
         }
@@ -331,6 +345,24 @@ cases! {
         /// serde_json reads `-0` as a float, and a float is never an integer exit code here, so
         /// the validator refuses it. For the constructor (vector createTransportFailedOutcome/-0)
         /// the `i64` -0 is 0 and is refused with `received 0.`, as in the reference.
+        fn runner_faults_and_raw_exit_statuses() {
+            assert_eq!(TransportRunOutcome::from_exit_status(0), Ok(TransportRunOutcome::Succeeded));
+            assert_eq!(
+                TransportRunOutcome::from_exit_status(255),
+                Ok(TransportRunOutcome::Failed { exit_code: code(255) })
+            );
+            for status in [-1_i64, 256, i64::from(i32::MAX)] {
+                let fault = TransportRunOutcome::from_exit_status(status).expect_err("no outcome");
+                assert_eq!(fault, TransportRunnerFault::Malformed { exit_code: status });
+                assert_eq!(
+                    format!("{fault}"),
+                    format!("the runner reported exit status {status}, which is no run outcome")
+                );
+            }
+            let rejected = TransportRunnerFault::Rejected(ErrorValue::new("Error", "crashed"));
+            assert_eq!(format!("{rejected}"), "the runner's completion failed: Error: crashed");
+        }
+
         fn minus_zero_departure() {
             assert!(!is_transport_run_outcome(&json(r#"{"status":"succeeded","exitCode":-0.0}"#)));
             assert!(!is_transport_run_outcome(&json(r#"{"status":"succeeded","exitCode":-0}"#)));
@@ -373,10 +405,40 @@ cases! {
             assert!(capability.default_enabled());
             assert!(capability.options_schema().is_none());
             assert!(capability.validate_options(&Default::default()));
+            assert_eq!(capability.configure(&Default::default()), Ok(()), "nothing to apply");
+            let saved: TransportSavedConfig = decode(&json(r#"{"options":{"port":1}}"#));
             assert_eq!(
-                capability.configure(&Default::default()),
-                Err(TransportConfigurationErrorCode::OptionsNotApplicable)
+                capability.configure(&saved.resolve(true).options.unwrap_or_default()),
+                Err(TransportConfigurationErrorCode::OptionsNotApplicable),
+                "saved options with no way to apply them are refused, never ignored"
             );
+        }
+
+        fn start_all_and_settings_errors_display_their_cause() {
+            let configuration = TransportConfigurationError::new(
+                TransportConfigurationErrorCode::InvalidOptions,
+                "ws",
+            );
+            let cases = [
+                (
+                    TransportStartAllError::Configuration(configuration.clone()),
+                    "TransportConfigurationError (invalid-options): ws",
+                ),
+                (
+                    TransportStartAllError::SettingsUnreadable(ErrorValue::new("IoError", "gone")),
+                    "the transport settings could not be read: IoError: gone",
+                ),
+                (TransportStartAllError::Preempted, "start-all was preempted by stop-all"),
+            ];
+            for (error, text) in cases {
+                assert_eq!(format!("{error}"), text);
+            }
+            let settings: TransportSettingsError<InvalidExitCode> =
+                TransportSettingsError::Repository(InvalidExitCode { received: 0 });
+            assert!(format!("{settings}").starts_with("the transport settings repository failed: "));
+            let refused: TransportSettingsError<InvalidExitCode> =
+                TransportSettingsError::Configuration(configuration);
+            assert_eq!(format!("{refused}"), "TransportConfigurationError (invalid-options): ws");
         }
 
         fn configuration_error_golden_and_refusals() {
@@ -425,20 +487,59 @@ cases! {
             literal_round_trip!(AccessTokenAlgorithm);
             literal_round_trip!(AccessTokenRefusal);
             literal_round_trip!(ExternalEventKind);
+            literal_round_trip!(ExternalEventSettlementOutcome);
+            literal_round_trip!(ExternalEventRemoteClass);
             assert_eq!(AccessTokenRefusal::ALL.len(), 15);
+            assert_eq!(ExternalEventSettlementOutcome::LITERALS, ["completed", "interrupted", "not-run", "failed"]);
+            assert_eq!(ExternalEventRemoteClass::LITERALS, ["loopback", "private", "public", "unknown"]);
         }
 
         fn admission_goldens() {
-            assert_eq!(gold!(TransportAdmission, "admission_token"), TransportAdmission::Token(s("3f9a")));
-            assert_eq!(
-                gold!(TransportAdmission, "admission_open"),
-                TransportAdmission::Open { reason: s("loopback-only development") }
-            );
+            let token = gold!(TransportAdmission, "admission_token");
+            let TransportAdmission::Token(credential) = &token else { panic!("{token:?}") };
+            assert_eq!(credential.expose(), "3f9a");
+            let open = gold!(TransportAdmission, "admission_open");
+            assert_eq!(open, TransportAdmission::Open { reason: OpenReason::new("loopback-only development").unwrap() });
             let config = gold!(TransportAdmissionConfig, "admission_config");
             assert_eq!(config.open, Some(true));
-            rejects::<TransportAdmission>(r#"{"token":null}"#, "non-blank `openReason`");
+            assert_eq!(config.open_reason.as_deref(), Some("local demo"));
+            // A reason read from the wire is trimmed, as resolution trims it.
+            let padded: TransportAdmission = decode(&json(r#"{"token":null,"openReason":"  why \n"}"#));
+            assert_eq!(to_json(&padded), json(r#"{"token":null,"openReason":"why"}"#));
+            // A resolved admission converts back into the config that resolves to it.
+            let back = TransportAdmissionConfig::from(token);
+            assert_eq!((back.token.as_deref(), back.open, back.open_reason), (Some("3f9a"), None, None));
+            let back = TransportAdmissionConfig::from(open);
+            assert_eq!(back.token, None);
+            assert_eq!((back.open, back.open_reason.as_deref()), (Some(true), Some("loopback-only development")));
+        }
+
+        fn admission_decoder_refuses_what_the_contract_forbids() {
+            // `token` must be present: `null` means "explicitly opened", never "unset".
+            rejects::<TransportAdmission>(r#"{"openReason":"why"}"#, "missing field `token`");
+            rejects::<TransportAdmission>("{}", "missing field `token`");
+            rejects::<TransportAdmission>(r#"{"token":null}"#, "needs an `openReason`");
             rejects::<TransportAdmission>(r#"{"token":null,"openReason":"  "}"#, "non-blank");
-            rejects::<TransportAdmission>(r#"{"token":"t","openReason":"why"}"#, "non-empty `token`");
+            rejects::<TransportAdmission>(r#"{"token":"t","openReason":"why"}"#, "no `openReason`");
+            rejects::<TransportAdmission>(r#"{"token":""}"#, "non-whitespace");
+            rejects::<TransportAdmission>(r#"{"token":" \t "}"#, "non-whitespace");
+            rejects::<TransportAdmission>(r#"{"token":7}"#, "invalid type");
+            rejects::<TransportAdmissionConfig>(r#"{"open":"true"}"#, "invalid type");
+            // `token: null` is an open admission, not a config: never read as "mint".
+            rejects::<TransportAdmissionConfig>(r#"{"token":null,"openReason":"x"}"#, "invalid type: null");
+            let absent: TransportAdmissionConfig = decode(&json(r#"{"openReason":"x"}"#));
+            assert_eq!(absent.token, None);
+        }
+
+        fn token_and_reason_are_validated_when_built() {
+            assert_eq!(TransportToken::new("").unwrap_err(), BlankTransportToken);
+            assert_eq!(TransportToken::new(" \t\n").unwrap_err(), BlankTransportToken);
+            assert_eq!(TransportToken::new(" kept as given ").unwrap().expose(), " kept as given ");
+            assert_eq!(OpenReason::new("  tests only ").unwrap().as_str(), "tests only");
+            assert_eq!(OpenReason::new(" \t ").unwrap_err(), BlankOpenReason);
+            assert_eq!(OpenReason::new("").unwrap_err(), BlankOpenReason);
+            assert!(format!("{BlankTransportToken}").contains("non-whitespace"));
+            assert!(format!("{BlankOpenReason}").contains("non-blank"));
         }
 
         fn verdict_goldens() {
@@ -467,10 +568,7 @@ cases! {
             rejects::<AccessTokenAdmission>(r#"{"admitted":true,"refusal":"expired"}"#, "no `refusal`");
             rejects::<ExternalEventAdmission>(r#"{"admitted":false,"refusal":"banned"}"#, "unknown variant `banned`");
             rejects::<ExternalEventAdmission>(r#"{"admitted":true}"#, "`turnId` only");
-            rejects::<AccessTokenVerifierConfig>(
-                r#"{"issuer":"i","resource":"r","algorithms":["HS256"],"requiredScopes":[]}"#,
-                "unknown variant `HS256`",
-            );
+            rejects::<ExternalEventAdmission>(r#"{"admitted":false,"turnId":"t","refusal":"queue-full"}"#, "`turnId` only");
         }
 
         fn external_refusals_cover_token_and_delivery_literals() {
@@ -479,6 +577,10 @@ cases! {
                 let refusal = ExternalEventRefusal::from_literal(literal).expect("delivery refusal");
                 assert_eq!(refusal.as_str(), literal);
                 assert_eq!(to_json(&refusal), Value::String(s(literal)));
+                assert_eq!(decode::<ExternalEventRefusal>(&Value::String(s(literal))), refusal);
+            }
+            for token in AccessTokenRefusal::ALL {
+                assert_eq!(ExternalEventRefusal::from_literal(token.as_str()), Some(ExternalEventRefusal::from(*token)));
             }
             assert_eq!(
                 ExternalEventRefusal::from_literal("oversize"),
@@ -487,42 +589,174 @@ cases! {
             assert_eq!(ExternalEventRefusal::from_literal("nope"), None);
         }
 
-        fn verdicts_and_admissions_never_print_the_token() {
+        fn verifier_config_is_single_tenant_by_construction() {
+            let verifier = gold!(AccessTokenVerifierConfig, "verifier_config");
+            assert_eq!(verifier.issuer(), "https://issuer.example");
+            assert_eq!(verifier.resource(), "https://api.example");
+            assert_eq!(verifier.algorithms(), [AccessTokenAlgorithm::Rs256, AccessTokenAlgorithm::EdDsa]);
+            assert_eq!(verifier.required_scopes(), [s("agent:write")]);
+            assert_eq!((verifier.allowed_subjects(), verifier.allowed_clients()), (&[s("user-1")][..], &[s("cli")][..]));
+            assert!(!verifier.pins_one_principal());
+            let build = |issuer: &str, algorithms: alloc::vec::Vec<AccessTokenAlgorithm>, subjects: &[&str], clients: &[&str]| {
+                AccessTokenVerifierConfig::new(issuer, "https://api.example", algorithms, alloc::vec![],
+                    subjects.iter().map(|x| s(x)).collect(), clients.iter().map(|x| s(x)).collect())
+            };
+            let rs = || alloc::vec![AccessTokenAlgorithm::Rs256];
+            assert!(build("https://issuer.example", rs(), &["user-1"], &[]).unwrap().pins_one_principal());
+            assert!(build("https://issuer.example", rs(), &[], &["cli"]).unwrap().pins_one_principal());
+            use AccessTokenVerifierConfigError as E;
+            assert_eq!(build("http://issuer.example", rs(), &["u"], &[]), Err(E::IssuerNotHttps));
+            assert_eq!(build("https://", rs(), &["u"], &[]), Err(E::IssuerNotHttps));
+            assert_eq!(build("https://issuer.example", alloc::vec![], &["u"], &[]), Err(E::NoAlgorithm));
+            assert_eq!(build("https://issuer.example", rs(), &[], &[]), Err(E::NoAllowedPrincipal));
+            assert_eq!(build("https://issuer.example", rs(), &["u", " "], &[]), Err(E::BlankPrincipal));
+            assert_eq!(build("https://issuer.example", rs(), &[], &[""]), Err(E::BlankPrincipal));
+            // The decoder refuses the same, with the same messages.
+            let base = r#""resource":"https://api.example","requiredScopes":[]"#;
+            rejects::<AccessTokenVerifierConfig>(&format!(r#"{{"issuer":"http://i","algorithms":["RS256"],"allowedSubjects":["u"],{base}}}"#), "https:// URL");
+            rejects::<AccessTokenVerifierConfig>(&format!(r#"{{"issuer":"https://i","algorithms":[],"allowedSubjects":["u"],{base}}}"#), "at least one algorithm");
+            rejects::<AccessTokenVerifierConfig>(&format!(r#"{{"issuer":"https://i","algorithms":["RS256"],{base}}}"#), "single-tenant");
+            rejects::<AccessTokenVerifierConfig>(&format!(r#"{{"issuer":"https://i","algorithms":["RS256"],"allowedSubjects":[],"allowedClients":[],{base}}}"#), "single-tenant");
+            rejects::<AccessTokenVerifierConfig>(&format!(r#"{{"issuer":"https://i","algorithms":["RS256"],"allowedClients":["  "],{base}}}"#), "must not be blank");
+            rejects::<AccessTokenVerifierConfig>(&format!(r#"{{"issuer":"https://i","algorithms":["HS256"],"allowedClients":["c"],{base}}}"#), "unknown variant `HS256`");
+            rejects::<AccessTokenVerifierConfig>(&format!(r#"{{"issuer":"https://i","algorithms":["none"],"allowedClients":["c"],{base}}}"#), "unknown variant `none`");
+            rejects::<AccessTokenVerifierConfig>(r#"{"issuer":"https://i","resource":"r","algorithms":["RS256"],"allowedClients":["c"]}"#, "missing field `requiredScopes`");
+            // An empty allow-list is written as absent.
+            let one = build("https://issuer.example", rs(), &[], &["cli"]).unwrap();
+            assert_eq!(to_json(&one).get("allowedSubjects"), None);
+        }
+
+        fn grant_pins_one_principal_and_message_kinds() {
+            let grant = gold!(ExternalEventGrant, "external_event_grant");
+            assert_eq!(grant.grant_id().as_str(), "ops_bot-1");
+            assert_eq!(grant.kinds(), [ExternalEventKind::Message]);
+            assert_eq!(grant.rate(), Some(&[ExternalEventRateWindow { window_ms: 60_000, max_turns: 10 }][..]));
+            assert!(grant.verifier().pins_one_principal());
+            for good in ["a", "A-z_0", &"x".repeat(64)] {
+                assert_eq!(GrantId::new(good).unwrap().as_str(), good);
+            }
+            for bad in ["", "ops bot", "ops.bot", "bot/1", "é", &"x".repeat(65)] {
+                assert_eq!(GrantId::new(bad), Err(InvalidGrantId), "{bad}");
+            }
+            assert!(format!("{InvalidGrantId}").contains("[a-zA-Z0-9_-]"));
+            let two = AccessTokenVerifierConfig::new("https://issuer.example", "https://api.example",
+                alloc::vec![AccessTokenAlgorithm::Es256], alloc::vec![], alloc::vec![s("u")], alloc::vec![s("ops-bot")]).unwrap();
+            assert_eq!(ExternalEventGrant::new(grant.grant_id().clone(), two, None), Err(ExternalEventGrantError::NotOnePrincipal));
+            let rebuilt = ExternalEventGrant::new(grant.grant_id().clone(), grant.verifier().clone(), None).unwrap();
+            assert_eq!(rebuilt.rate(), None);
+            assert_eq!(to_json(&rebuilt).get("rate"), None);
+            // The decoder refuses a bad id, a verifier naming two principals, and other kinds.
+            let text = include_str!("../golden/transport/external_event_grant.json");
+            let with = |from: &str, to: &str| { assert!(text.contains(from), "{from}"); text.replacen(from, to, 1) };
+            rejects::<ExternalEventGrant>(&with(r#""ops_bot-1""#, r#""ops bot""#), "a grant id must be");
+            rejects::<ExternalEventGrant>(&with(r#""allowedClients""#, r#""allowedSubjects": ["u"], "allowedClients""#), "exactly one principal");
+            rejects::<ExternalEventGrant>(&with(r#""ops-bot""#, r#""ops-bot", "other-bot""#), "exactly one principal");
+            rejects::<ExternalEventGrant>(&with(r#""message""#, r#""message", "message""#), "exactly [\"message\"]");
+            rejects::<ExternalEventGrant>(&with(r#"[
+    "message"
+  ]"#, "[]"), "exactly [\"message\"]");
+            rejects::<ExternalEventGrant>(&with(r#""message""#, r#""webhook""#), "unknown variant `webhook`");
+            rejects::<ExternalEventGrant>(&with(r#""ES256""#, r#""HS256""#), "unknown variant `HS256`");
+            assert!(format!("{}", ExternalEventGrantError::KindsNotMessageOnly).contains("kinds"));
+        }
+
+        fn message_event_and_delivery_goldens() {
+            let event = gold!(ExternalMessageEvent, "external_message_event");
+            assert_eq!((event.conversation_id.as_str(), event.content.as_str()), ("conv-42", "the build is green"));
+            assert_eq!(event.claimed_name.as_deref(), Some("Ops Bot"));
+            let minimal = gold!(ExternalMessageEvent, "external_message_event_minimal");
+            assert_eq!(minimal.claimed_name, None);
+            let delivery = gold!(ExternalEventDelivery, "external_event_delivery");
+            assert_eq!(delivery.token.as_deref(), Some("eyJhbGciOiJFUzI1NiJ9.e30.c2ln"));
+            assert_eq!(ExternalMessageEvent::from_value(&delivery.event), Ok(minimal));
+            let bare = gold!(ExternalEventDelivery, "external_event_delivery_without_token");
+            assert_eq!(bare.token, None);
+            // The delivery carries the event unvalidated; reading it refuses a non-message.
+            assert_eq!(ExternalMessageEvent::from_value(&bare.event), Err(InvalidExternalMessageEvent::NotAMessage));
+            rejects::<ExternalEventDelivery>(r#"{"token":"t"}"#, "missing field `event`");
+            // Unknown members of a message are ignored, not carried.
+            let extra: ExternalMessageEvent = decode(&json(r#"{"kind":"message","conversationId":"c","content":"x","ip":"10.0.0.1"}"#));
+            assert_eq!(to_json(&extra), json(r#"{"kind":"message","conversationId":"c","content":"x"}"#));
+        }
+
+        fn message_event_refusals_name_the_member() {
+            use InvalidExternalMessageEvent as E;
+            for (text, refusal, needle) in [
+                (r#""message""#, E::NotAMessage, "`kind: \"message\"`"),
+                (r#"{"conversationId":"c","content":"x"}"#, E::NotAMessage, "`kind: \"message\"`"),
+                (r#"{"kind":"note","conversationId":"c","content":"x"}"#, E::NotAMessage, "`kind: \"message\"`"),
+                (r#"{"kind":"message","content":"x"}"#, E::BadConversationId, "`conversationId`"),
+                (r#"{"kind":"message","conversationId":7,"content":"x"}"#, E::BadConversationId, "`conversationId`"),
+                (r#"{"kind":"message","conversationId":"c"}"#, E::BadContent, "`content`"),
+                (r#"{"kind":"message","conversationId":"c","content":null}"#, E::BadContent, "`content`"),
+                (r#"{"kind":"message","conversationId":"c","content":"x","claimedName":1}"#, E::BadClaimedName, "`claimedName`"),
+            ] {
+                assert_eq!(ExternalMessageEvent::from_value(&json(text)), Err(refusal), "{text}");
+                let message = rejects::<ExternalMessageEvent>(text, needle);
+                assert_eq!(message.split(" at line").next(), Some(format!("{refusal}").as_str()));
+            }
+        }
+
+        fn audit_record_goldens() {
+            let refusal = gold!(ExternalEventAuditRecord, "audit_record_refusal");
+            assert_eq!(refusal.outcome, ExternalEventAuditOutcome::Refused(ExternalEventRefusal::MissingToken));
+            assert_eq!((refusal.grant_id.as_ref(), refusal.remote, refusal.throttled), (None, Some(ExternalEventRemoteClass::Public), Some(true)));
+            let settled = gold!(ExternalEventAuditRecord, "audit_record_settlement");
+            assert_eq!(settled.outcome, ExternalEventAuditOutcome::Settled(ExternalEventSettlementOutcome::NotRun));
+            assert_eq!(settled.grant_id.as_ref().map(GrantId::as_str), Some("ops_bot-1"));
+            let token = gold!(ExternalEventAuditRecord, "audit_record_token_refusal");
+            assert_eq!(token.outcome, ExternalEventAuditOutcome::Refused(ExternalEventRefusal::Token(AccessTokenRefusal::Malformed)));
+            assert_eq!((token.remote, token.throttled), (None, None));
+        }
+
+        fn audit_record_refusals() {
+            let at = r#""at":"2026-03-01T12:00:00.000Z""#;
+            rejects::<ExternalEventAuditRecord>(&format!(r#"{{{at},"refusal":"queue-full","settlement":"completed"}}"#), "exactly one of");
+            rejects::<ExternalEventAuditRecord>(&format!("{{{at}}}"), "exactly one of");
+            rejects::<ExternalEventAuditRecord>(&format!(r#"{{{at},"grantId":"g","remote":"public"}}"#), "exactly one of");
+            // No member beyond the contract's: nothing can smuggle content or identity in.
+            for member in [r#""content":"hi""#, r#""token":"t""#, r#""conversationId":"c""#, r#""peer":"10.0.0.1""#] {
+                rejects::<ExternalEventAuditRecord>(&format!(r#"{{{at},"refusal":"queue-full",{member}}}"#), "unknown field");
+            }
+            rejects::<ExternalEventAuditRecord>(&format!(r#"{{{at},"refusal":"denied"}}"#), "unknown variant `denied`");
+            rejects::<ExternalEventAuditRecord>(&format!(r#"{{{at},"settlement":"done"}}"#), "unknown variant `done`");
+            rejects::<ExternalEventAuditRecord>(&format!(r#"{{{at},"remote":"10.0.0.1","refusal":"queue-full"}}"#), "unknown variant `10.0.0.1`");
+            rejects::<ExternalEventAuditRecord>(&format!(r#"{{{at},"grantId":"ops bot","refusal":"queue-full"}}"#), "a grant id must be");
+            rejects::<ExternalEventAuditRecord>(r#"{"refusal":"queue-full"}"#, "missing field `at`");
+        }
+
+        fn nothing_prints_a_token_content_or_principal() {
             let token = "eyJhbGciOiJSUzI1NiJ9.c2VjcmV0LWNsYWlt.sig-text";
-            let admission = TransportAdmission::Token(s(token));
+            let admission = TransportAdmission::Token(TransportToken::new(token).unwrap());
             let config = TransportAdmissionConfig { token: Some(s(token)), ..Default::default() };
-            let printed = [format!("{admission:?}"), format!("{config:?}")];
+            let event = ExternalMessageEvent { conversation_id: s("conv-secret-9"), content: s("content-secret-9"), claimed_name: Some(s("name-secret-9")) };
+            let delivery = ExternalEventDelivery { token: Some(s(token)), event: to_json(&event) };
+            let verifier = AccessTokenVerifierConfig::new("https://issuer.example", "https://api.example",
+                alloc::vec![AccessTokenAlgorithm::Rs256], alloc::vec![], alloc::vec![s("subject-secret-9")], alloc::vec![]).unwrap();
+            let grant = ExternalEventGrant::new(GrantId::new("g").unwrap(), verifier.clone(), None).unwrap();
+            let printed = [
+                format!("{admission:?}"), format!("{config:?}"), format!("{:?}", TransportToken::new(token).unwrap()),
+                format!("{event:?}"), format!("{delivery:?}"), format!("{verifier:?}"), format!("{grant:?}"),
+            ];
             for text in &printed {
-                assert!(!text.contains(token) && !text.contains("c2VjcmV0"), "{text}");
+                for secret in [token, "c2VjcmV0", "conv-secret-9", "content-secret-9", "name-secret-9", "subject-secret-9"] {
+                    assert!(!text.contains(secret), "{text} shows {secret}");
+                }
+            }
+            for text in &printed[..5] {
                 assert!(text.contains("<redacted>"), "{text}");
+            }
+            assert!(printed[5].contains("allowed_subjects: 1"), "{}", printed[5]);
+            // The construction errors name the rule, never the refused text.
+            for error in [format!("{:?}", GrantId::new("subject-secret-9 x")), format!("{:?}", TransportToken::new(" "))] {
+                assert!(!error.contains("subject-secret-9"), "{error}");
             }
             for refusal in AccessTokenRefusal::ALL {
                 let verdict = AccessTokenAdmission::Refused(*refusal);
                 for text in [format!("{verdict:?}"), format!("{verdict}"), format!("{}", to_json(&verdict))] {
-                    assert!(!text.contains(token) && !text.contains("user-1"), "{text}");
+                    assert!(!text.contains(token) && !text.contains("subject-secret-9"), "{text}");
                 }
             }
-        }
-
-        fn verifier_and_grant_rules() {
-            let verifier = gold!(AccessTokenVerifierConfig, "verifier_config");
-            assert!(verifier.is_single_tenant());
-            assert!(!verifier.pins_one_principal());
-            let no_principal = AccessTokenVerifierConfig { allowed_subjects: None, allowed_clients: Some(alloc::vec![]), ..verifier.clone() };
-            assert!(!no_principal.is_single_tenant());
-            let grant = gold!(ExternalEventGrant, "external_event_grant");
-            assert!(grant.is_well_formed());
-            let two = ExternalEventGrant {
-                verifier: AccessTokenVerifierConfig { allowed_subjects: Some(alloc::vec![s("u")]), ..grant.verifier.clone() },
-                ..grant.clone()
-            };
-            assert!(!two.is_well_formed());
-            let bad_id = ExternalEventGrant { grant_id: s("ops bot"), ..grant.clone() };
-            assert!(!bad_id.is_well_formed());
-            let long_id = ExternalEventGrant { grant_id: "a".repeat(65), ..grant.clone() };
-            assert!(!long_id.is_well_formed());
-            let no_kinds = ExternalEventGrant { kinds: alloc::vec![], ..grant };
-            assert!(!no_kinds.is_well_formed());
         }
 
         fn action_response_is_re_exported() {
