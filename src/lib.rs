@@ -26,6 +26,7 @@
 //! | module | feature | implements |
 //! |---|---|---|
 //! | `runtime::turn_queue` | `turn-queue` | the co-drive turn queue and its turn handles (`session`) |
+//! | `runtime::transport` | `transport-runtime` | the lifecycle guard and registry, payload channels, admission (`transport`) |
 //!
 //! There are no root re-exports: every path names its family
 //! (`agent_interface::analytics::UsageSnapshot`).
@@ -61,5 +62,5 @@ pub mod transport;
 #[cfg(feature = "tui")]
 pub mod tui;
 
-#[cfg(feature = "turn-queue")]
+#[cfg(any(feature = "turn-queue", feature = "transport-runtime"))]
 pub mod runtime;

@@ -5,7 +5,9 @@
 //!
 //! Families checked so far: against the golden fixtures of `golden-fixtures.json`, `analytics`
 //! (with `agent_core::HistoryEntry`), `command` and `execution`; against `session.json`, the
-//! session refusal codes and predicates, the capability member table and the interaction readers.
+//! session refusal codes and predicates, the capability member table and the interaction readers;
+//! and the transport vectors (run outcomes, lifecycle conformance, admission, payload channels),
+//! one part per vector file under `interop/`.
 //! Where the crate departs from a vector on purpose (interop README), the check says which and why.
 #![cfg(not(target_family = "wasm"))]
 
@@ -371,3 +373,17 @@ fn session_interaction_readers() {
         "every reader vector but the departure"
     );
 }
+
+// The transport vectors, one part per vector file (each part uses the helpers above).
+#[cfg(feature = "transport-runtime")]
+#[path = "interop/payload_channels.rs"]
+mod payload_channels;
+#[cfg(feature = "transport-runtime")]
+#[path = "interop/transport_admission.rs"]
+mod transport_admission;
+#[cfg(all(feature = "transport-runtime", feature = "testing"))]
+#[path = "interop/transport_lifecycle.rs"]
+mod transport_lifecycle;
+#[cfg(feature = "transport")]
+#[path = "interop/transport_run_outcome.rs"]
+mod transport_run_outcome;

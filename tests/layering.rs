@@ -28,6 +28,7 @@ const EDGES: &[(&str, &[&str])] = &[
     // layer 1
     ("session",    &["agent_core", "command", "execution", "analytics"]),
     // runtime pieces
+    ("runtime::transport",  &["agent_core", "transport"]),
     ("runtime::turn_queue", &["agent_core", "analytics", "command", "execution", "session"]),
 ];
 
@@ -417,7 +418,16 @@ fn features(manifest: &str) -> BTreeMap<String, Vec<String>> {
     map
 }
 
+/// The feature that switches a module root on: its last path piece in kebab case
+/// (`runtime::turn_queue` -> `turn-queue`), or `<family>-runtime` for a runtime piece named
+/// like a family (`runtime::transport` -> `transport-runtime`).
 fn feature_of(module_root: &str) -> String {
+    // A runtime piece named like the family it implements takes the `-runtime` suffix.
+    if let Some(piece) = module_root.strip_prefix("runtime::")
+        && EDGES.iter().any(|(root, _)| *root == piece)
+    {
+        return format!("{}-runtime", piece.replace('_', "-"));
+    }
     module_root
         .rsplit("::")
         .next()

@@ -4,5 +4,7 @@
 //! a socket, a file or an entropy source; synchronisation is generic over embassy-sync's
 //! `RawMutex`, and no `Send` bound is forced on anyone.
 
+#[cfg(feature = "transport-runtime")]
+pub mod transport;
 #[cfg(feature = "turn-queue")]
 pub mod turn_queue;

@@ -143,7 +143,7 @@ pub fn decode<T: DeserializeOwned>(json: &Value) -> T {
 pub fn block_on<F: core::future::Future>(future: F) -> F::Output {
     let mut future = core::pin::pin!(future);
     let mut cx = core::task::Context::from_waker(core::task::Waker::noop());
-    for _ in 0..8 {
+    for _ in 0..64 {
         if let core::task::Poll::Ready(output) = future.as_mut().poll(&mut cx) {
             return output;
         }

@@ -1,0 +1,97 @@
+//! Admission resolution and token minting (catalog §6.5, "Admission"): secure by default, an
+//! explicit token wins, running open needs a written reason, and a failing RNG is an error,
+//! never an open admission.
+
+use core::fmt;
+
+use rand_core::TryCryptoRng;
+
+use crate::transport::{OpenReason, TransportAdmission, TransportAdmissionConfig, TransportToken};
+
+/// Mints a credential: [`TransportToken::MINTED_BYTES`] (32) bytes from the host's
+/// cryptographic RNG, written as 64 lower-case hex characters. The RNG's error is handed back
+/// unchanged; nothing weaker is ever substituted.
+pub fn mint_transport_token<R: TryCryptoRng + ?Sized>(
+    rng: &mut R,
+) -> Result<TransportToken, R::Error> {
+    let mut bytes = [0; TransportToken::MINTED_BYTES];
+    rng.try_fill_bytes(&mut bytes)?;
+    Ok(TransportToken::from_random_bytes(&bytes))
+}
+
+/// Resolves what a host asked for into an admission (`resolveAdmission`). It accepts a
+/// [`TransportAdmissionConfig`] or an already-resolved [`TransportAdmission`] (which converts
+/// into the config that resolves to it), so resolving twice gives the same admission.
+///
+/// In order: a non-empty `token` together with `open: true` is refused; a non-empty token is
+/// used as given, except one that is only whitespace, which is refused (departure 13: the
+/// reference accepts it); `open: true` needs an `open_reason` that is not blank (trimmed);
+/// otherwise (no token, or `""`, which means "mint") a token is minted from `rng`. The RNG is
+/// touched only in that last case.
+pub fn resolve_admission<R: TryCryptoRng + ?Sized>(
+    request: impl Into<TransportAdmissionConfig>,
+    rng: &mut R,
+) -> Result<TransportAdmission, AdmissionResolutionError<R::Error>> {
+    let config = request.into();
+    let token = config.token.filter(|token| !token.is_empty());
+    match (token, config.open == Some(true)) {
+        (Some(_), true) => Err(AdmissionResolutionError::TokenAndOpen),
+        (Some(token), false) => TransportToken::new(token)
+            .map(TransportAdmission::Token)
+            .map_err(|_| AdmissionResolutionError::BlankToken),
+        (None, true) => config
+            .open_reason
+            .as_deref()
+            .and_then(|reason| OpenReason::new(reason).ok())
+            .map(|reason| TransportAdmission::Open { reason })
+            .ok_or(AdmissionResolutionError::MissingOpenReason),
+        (None, false) => mint_transport_token(rng)
+            .map(TransportAdmission::Token)
+            .map_err(AdmissionResolutionError::Entropy),
+    }
+}
+
+/// Why [`resolve_admission`] refused; `E` is the RNG's error. None of them holds the token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum AdmissionResolutionError<E> {
+    /// A token and `open: true` at once: one needs a credential, the other none.
+    TokenAndOpen,
+    /// The token is only whitespace: not a credential (departure 13 from the reference).
+    BlankToken,
+    /// Running open without a written (non-blank) reason.
+    MissingOpenReason,
+    /// Minting failed because the RNG failed.
+    Entropy(E),
+}
+
+impl<E: fmt::Display> fmt::Display for AdmissionResolutionError<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("transport admission: ")?;
+        match self {
+            Self::TokenAndOpen => f.write_str(
+                "a token and `open: true` are contradictory \u{2014} one requires a credential \
+                 and the other requires none. Asking for both means one of the two beliefs \
+                 behind the call is wrong; say which is intended.",
+            ),
+            Self::BlankToken => f.write_str(
+                "a token made only of whitespace is not a credential; pass a real token, or an \
+                 empty one (or none) to mint one.",
+            ),
+            Self::MissingOpenReason => f.write_str(
+                "an open transport requires `openReason`. An open transport is a decision, and \
+                 a decision nobody wrote down is indistinguishable from an oversight.",
+            ),
+            Self::Entropy(error) => write!(f, "could not mint a credential: {error}"),
+        }
+    }
+}
+
+impl<E: core::error::Error + 'static> core::error::Error for AdmissionResolutionError<E> {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match self {
+            Self::Entropy(error) => Some(error),
+            _ => None,
+        }
+    }
+}

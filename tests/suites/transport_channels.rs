@@ -1,0 +1,653 @@
+//! Cases of the payload channels: the frame contracts' JSON form (golden files and refused
+//! input), the byte codec (the reference's bytes, copied from the interop vectors as literal
+//! cases, and every refusal), the reassembler, and the registry's rules. Uses only `core`,
+//! `alloc`, serde_json and the crate, so it also runs on the firmware and wasm.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
+
+use agent_interface::agent_core::Value;
+use agent_interface::runtime::transport::{
+    CHANNEL_FRAME_MAGIC, CHANNEL_FRAME_VERSION, ChannelClosed, ChannelFrameError,
+    ChannelReassembler, ChannelRefusal, ChannelRegisterError, ChannelResumePoint, ChannelSendError,
+    PayloadChannelRegistry, ReassemblyRefused, SequenceRefusal, UndeclaredFrame,
+    decode_channel_frame, encode_channel_frame, is_channel_frame,
+};
+use agent_interface::transport::{
+    BinaryFrame, ChannelDescriptor, ChannelEventFrame, ChannelFrame, ChannelName,
+    ChannelReceiveResult,
+};
+
+use crate::support::{decode, golden, rejects, s, to_json};
+
+macro_rules! gold {
+    ($ty:ty, $file:literal) => {
+        golden::<$ty>(
+            $file,
+            include_str!(concat!("../golden/transport/channels/", $file, ".json")),
+        )
+    };
+}
+
+/// The registry of most cases: at most 4 frames held per channel.
+type Registry = PayloadChannelRegistry<4>;
+
+fn json(text: &str) -> Value {
+    serde_json::from_str(text).expect("test JSON")
+}
+
+fn name(text: &str) -> ChannelName {
+    ChannelName::new(text).expect("a valid channel name")
+}
+
+/// Bytes from lowercase hex (test data only).
+fn hex(text: &str) -> Vec<u8> {
+    (0..text.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&text[i..i + 2], 16).expect("hex test data"))
+        .collect()
+}
+
+fn to_hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
+}
+
+fn descriptor(channel: &str, events: &[&str], binary: Option<bool>) -> ChannelDescriptor {
+    ChannelDescriptor {
+        name: name(channel),
+        events: events.iter().map(|event| s(event)).collect(),
+        binary,
+    }
+}
+
+fn event(channel: &str, seq: u32, event: &str, payload: &str) -> ChannelFrame {
+    ChannelFrame::Event(ChannelEventFrame {
+        channel: name(channel),
+        seq,
+        event: s(event),
+        payload: json(payload),
+    })
+}
+
+fn binary(channel: &str, seq: u32, payload: &[u8]) -> ChannelFrame {
+    ChannelFrame::Binary(BinaryFrame {
+        channel: name(channel),
+        seq,
+        payload: payload.to_vec(),
+    })
+}
+
+/// The bytes of a frame built by the codec (for inbound test traffic).
+fn wire(frame: &ChannelFrame) -> Vec<u8> {
+    encode_channel_frame(frame)
+}
+
+/// The seqs of delivered frames.
+fn seqs(frames: &[ChannelFrame]) -> Vec<u32> {
+    frames.iter().map(ChannelFrame::seq).collect()
+}
+
+/// `{"event":"e","payload":1}` as bytes, the event body most refusal vectors carry.
+const BODY_E_1: &str = "7b226576656e74223a2265222c227061796c6f6164223a317d";
+
+cases! {
+    mod wire_json {
+        fn frame_goldens_round_trip() {
+            let frame = gold!(ChannelFrame, "binary_frame");
+            assert_eq!(frame, binary("media", 8, &[0xca, 0xfe, 0x00, 0xff]));
+            let empty = gold!(ChannelFrame, "binary_frame_empty");
+            assert_eq!(empty, binary("media", 2, &[]));
+            let meta = gold!(ChannelFrame, "event_frame");
+            assert_eq!(meta, event("media", 7, "meta", r#"{"mime":"audio/opus","rate":48000}"#));
+            assert_eq!(meta.channel().as_str(), "media");
+            assert_eq!(meta.seq(), 7);
+            // Each variant alone has the same form without the tag.
+            let alone: BinaryFrame = decode(&json(r#"{"channel":"m","seq":1,"payload":"00"}"#));
+            assert_eq!(alone.payload, vec![0]);
+        }
+
+        fn receive_result_goldens_round_trip() {
+            let accepted = gold!(ChannelReceiveResult, "receive_result_accepted");
+            assert_eq!(
+                accepted,
+                ChannelReceiveResult::Accepted { frame: event("text", 0, "msg", r#""hi""#) }
+            );
+            let refused = gold!(ChannelReceiveResult, "receive_result_refused");
+            assert_eq!(
+                refused,
+                ChannelReceiveResult::Refused { error: s("No channel registered for \"nope\"") }
+            );
+        }
+
+        fn binary_payload_is_lowercase_hex() {
+            let frame = binary("b", 0, &[0x00, 0x0f, 0xa5, 0xff]);
+            assert_eq!(to_json(&frame)["payload"], json(r#""000fa5ff""#));
+            let bad = |payload: &str| format!(r#"{{"kind":"binary","channel":"b","seq":0,"payload":{payload}}}"#);
+            let expecting = "lowercase hex string";
+            rejects::<ChannelFrame>(&bad(r#""abc""#), expecting);
+            rejects::<ChannelFrame>(&bad(r#""CAFE""#), expecting);
+            rejects::<ChannelFrame>(&bad(r#""0g""#), expecting);
+            rejects::<ChannelFrame>(&bad(r#""+1""#), expecting);
+            rejects::<ChannelFrame>(&bad("[1,2]"), expecting);
+            rejects::<ChannelFrame>(&bad("null"), expecting);
+        }
+
+        fn frame_json_refusals() {
+            rejects::<ChannelFrame>(r#"{"kind":"text","channel":"c","seq":0}"#, "unknown variant `text`");
+            rejects::<ChannelFrame>(r#"{"channel":"c","seq":0,"payload":""}"#, "missing field `kind`");
+            let event = |channel: &str, seq: &str| {
+                format!(r#"{{"kind":"event","channel":{channel},"seq":{seq},"event":"e","payload":1}}"#)
+            };
+            // The seq is the wire's u32: 2^32, negatives and fractions are refused.
+            rejects::<ChannelFrame>(&event(r#""c""#, "4294967296"), "u32");
+            rejects::<ChannelFrame>(&event(r#""c""#, "-1"), "u32");
+            rejects::<ChannelFrame>(&event(r#""c""#, "1.5"), "u32");
+            rejects::<ChannelFrame>(&event(r#""""#, "0"), "received 0 bytes");
+            let long = format!(r#""{}""#, "x".repeat(256));
+            rejects::<ChannelFrame>(&event(&long, "0"), "received 256 bytes");
+            rejects::<ChannelFrame>(
+                r#"{"kind":"event","channel":"c","seq":0,"event":"e"}"#,
+                "missing field `payload`",
+            );
+            rejects::<ChannelFrame>(
+                r#"{"kind":"event","channel":"c","seq":0,"payload":1}"#,
+                "missing field `event`",
+            );
+        }
+
+        fn receive_result_json_refusals() {
+            let frame = r#"{"kind":"binary","channel":"c","seq":0,"payload":""}"#;
+            rejects::<ChannelReceiveResult>(r#"{"ok":true}"#, "`ok: true` has a `frame`");
+            rejects::<ChannelReceiveResult>(
+                &format!(r#"{{"ok":true,"frame":{frame},"error":"x"}}"#),
+                "`ok: true` has a `frame` and no `error`",
+            );
+            rejects::<ChannelReceiveResult>(r#"{"ok":false}"#, "`ok: false` has an `error`");
+            rejects::<ChannelReceiveResult>(
+                &format!(r#"{{"ok":false,"frame":{frame},"error":"x"}}"#),
+                "`ok: false` has an `error` and no `frame`",
+            );
+            rejects::<ChannelReceiveResult>(r#"{"ok":"true","error":"x"}"#, "expected a boolean");
+            rejects::<ChannelReceiveResult>(r#"{"error":"x"}"#, "missing field `ok`");
+        }
+    }
+
+    mod wire_bytes {
+        fn encodes_the_reference_bytes() {
+            // Copied from payload-channels.json (scenario/name-1-byte, encode/*,
+            // scenario/name-4-byte-emoji, scenario/seq-shared-between-event-and-binary).
+            let cases = [
+                (
+                    event("a", 0, "ping", r#"{"n":1}"#),
+                    "52424601020161000000007b226576656e74223a2270696e67222c227061796c6f6164223a7b226e223a317d7d",
+                ),
+                (binary("a", 1, &[0x00, 0xff]), "524246010101610000000100ff"),
+                (binary("bin", 1, &[1, 2, 3]), "52424601010362696e00000001010203"),
+                (binary("media", 2, &[]), "5242460101056d6564696100000002"),
+                (
+                    event("c", u32::MAX, "e", "1"),
+                    "52424601020163ffffffff7b226576656e74223a2265222c227061796c6f6164223a317d",
+                ),
+                (
+                    event("c", 0, "", "1"),
+                    "52424601020163000000007b226576656e74223a22222c227061796c6f6164223a317d",
+                ),
+                (
+                    event("\u{1F600}", 0, "ping", r#"{"n":1}"#),
+                    "524246010204f09f9880000000007b226576656e74223a2270696e67222c227061796c6f6164223a7b226e223a317d7d",
+                ),
+                (
+                    event("media", 3, "end", "null"),
+                    "5242460102056d65646961000000037b226576656e74223a22656e64222c227061796c6f6164223a6e756c6c7d",
+                ),
+            ];
+            for (frame, bytes) in cases {
+                assert_eq!(to_hex(&encode_channel_frame(&frame)), bytes, "{frame:?}");
+            }
+            assert_eq!(&CHANNEL_FRAME_MAGIC, b"RBF");
+            assert_eq!(CHANNEL_FRAME_VERSION, 1);
+        }
+
+        fn event_bodies_are_json_with_the_event_first() {
+            let frame = event("j", 0, "e", r#"{"s":"é\u2028\"\\","nested":[1,"two",null,true]}"#);
+            let bytes = encode_channel_frame(&frame);
+            let body = core::str::from_utf8(&bytes[3 + 3 + 1 + 4..]).expect("UTF-8 body");
+            // serde_json's map is sorted; U+2028 stays raw, as JSON.stringify leaves it.
+            assert_eq!(
+                body,
+                "{\"event\":\"e\",\"payload\":{\"nested\":[1,\"two\",null,true],\"s\":\"é\u{2028}\\\"\\\\\"}}"
+            );
+            let quoted = event("j", 1, "say \"hi\"", "3.25");
+            let bytes = encode_channel_frame(&quoted);
+            assert!(bytes.ends_with(br#"{"event":"say \"hi\"","payload":3.25}"#));
+            assert_eq!(decode_channel_frame(&bytes), Ok(quoted));
+        }
+
+        fn decodes_what_it_encodes() {
+            let name_255 = "é".repeat(127) + "a";
+            let frames = [
+                event("media", 7, "meta", r#"{"a":1}"#),
+                event(&name_255, 9, "e", "[]"),
+                binary("media", 8, &[0xca, 0xfe]),
+                binary("m", u32::MAX, &[]),
+                event("c", 0, "e", "null"),
+            ];
+            for frame in frames {
+                assert_eq!(decode_channel_frame(&wire(&frame)), Ok(frame));
+            }
+        }
+
+        fn event_body_reading_follows_the_reference() {
+            let with_body = |body: &str| {
+                let mut bytes = hex("52424601020163");
+                bytes.extend_from_slice(&1u32.to_be_bytes());
+                bytes.extend_from_slice(body.as_bytes());
+                decode_channel_frame(&bytes)
+            };
+            assert_eq!(with_body(r#"{"event":"e"}"#), Ok(event("c", 1, "e", "null")), "a missing payload reads as null");
+            assert_eq!(with_body(r#"{"event":"e","payload":null}"#), Ok(event("c", 1, "e", "null")));
+            assert_eq!(with_body(r#"{"payload":2,"event":"e","x":9}"#), Ok(event("c", 1, "e", "2")), "other keys are ignored");
+        }
+
+        fn decode_refuses_malformed_frames() {
+            use ChannelFrameError::*;
+            // Copied from payload-channels.json (decodeChannelFrame/*).
+            let cases: &[(&str, ChannelFrameError, &str)] = &[
+                ("", BadMagic, "bad magic (not a channel frame)"),
+                ("5242", BadMagic, "bad magic (not a channel frame)"),
+                ("584246010201630000000100", BadMagic, "bad magic (not a channel frame)"),
+                ("524246", TruncatedHeader, "truncated header"),
+                ("5242460102", TruncatedHeader, "truncated header"),
+                ("52424602020163000000017b7d", UnsupportedVersion(2), "unsupported version 2"),
+                ("52424600020163000000017b7d", UnsupportedVersion(0), "unsupported version 0"),
+                ("52424601030163000000017b7d", UnknownKind(3), "unknown kind 3"),
+                ("52424601000163000000017b7d", UnknownKind(0), "unknown kind 0"),
+                ("524246010200000000007b7d", EmptyChannelName, "empty channel name"),
+                ("5242460102ff63", Truncated, "truncated (header longer than the frame)"),
+                ("524246010201630000", Truncated, "truncated (header longer than the frame)"),
+                ("524246010201ff00000001", ChannelNameNotUtf8, "channel name is not valid UTF-8"),
+                ("5242460102016300000001", MalformedJsonBody, "malformed JSON body"),
+                ("52424601020163000000017b6f6f7073", MalformedJsonBody, "malformed JSON body"),
+                ("52424601020163000000015b2265222c315d", EventBodyNotObject, "event body must be a JSON object"),
+                ("52424601020163000000016e756c6c", EventBodyNotObject, "event body must be a JSON object"),
+                ("5242460102016300000001226522", EventBodyNotObject, "event body must be a JSON object"),
+                ("52424601020163000000017b227061796c6f6164223a317d", MissingEventName, "event body is missing a non-empty `event` name"),
+                ("52424601020163000000017b226576656e74223a22222c227061796c6f6164223a317d", MissingEventName, "event body is missing a non-empty `event` name"),
+                ("52424601020163000000017b226576656e74223a352c227061796c6f6164223a317d", MissingEventName, "event body is missing a non-empty `event` name"),
+            ];
+            for (bytes, error, message) in cases {
+                assert_eq!(decode_channel_frame(&hex(bytes)), Err(*error), "{bytes}");
+                assert_eq!(format!("{error}"), format!("channel frame: {message}"));
+            }
+            // A truncated name is refused before its UTF-8 is looked at.
+            assert_eq!(decode_channel_frame(&hex("524246010202ff")), Err(Truncated));
+            // A binary body is never inspected: any bytes, even a bad event body, are payload.
+            let raw = decode_channel_frame(&hex("52424601010163000000015b"));
+            assert_eq!(raw, Ok(binary("c", 1, b"[")));
+        }
+
+        fn is_channel_frame_tests_only_the_magic() {
+            assert!(is_channel_frame(&hex(&format!("5242460102016300000001{BODY_E_1}"))));
+            assert!(is_channel_frame(b"RBF"));
+            assert!(!is_channel_frame(b""));
+            assert!(!is_channel_frame(b"RB"));
+            assert!(!is_channel_frame(b"rbf"));
+        }
+    }
+
+    mod reassembly {
+        fn in_order_items_pass_straight_through() {
+            let mut window = ChannelReassembler::<u32, 2>::new();
+            assert_eq!(ChannelReassembler::<u32, 2>::CAPACITY, 2);
+            for seq in 0..10 {
+                window.push(seq, seq * 10).expect("in order");
+                assert_eq!(window.pop(), Some(seq * 10));
+                assert_eq!(window.pop(), None);
+            }
+            assert_eq!(window.expected(), Some(10));
+            assert!(window.is_empty());
+        }
+
+        fn any_delivery_order_comes_out_in_seq_order() {
+            let orders: [[u32; 8]; 3] = [
+                [7, 6, 5, 4, 3, 2, 1, 0],
+                [7, 0, 6, 1, 5, 2, 4, 3],
+                [1, 3, 5, 7, 0, 2, 4, 6],
+            ];
+            for order in orders {
+                let mut window = ChannelReassembler::<u32, 8>::new();
+                let mut out = Vec::new();
+                for seq in order {
+                    window.push(seq, seq).expect("inside the window");
+                    out.extend(core::iter::from_fn(|| window.pop()));
+                }
+                assert_eq!(out, (0..8).collect::<Vec<_>>(), "{order:?}");
+                assert!(window.is_empty());
+            }
+        }
+
+        fn stale_seq_is_refused_and_handed_back() {
+            let mut window = ChannelReassembler::<&str, 4>::new();
+            window.push(0, "zero").expect("first");
+            assert_eq!(window.pop(), Some("zero"));
+            let refused = window.push(0, "again").expect_err("already delivered");
+            assert_eq!(refused, ReassemblyRefused { refusal: SequenceRefusal::Stale { seq: 0 }, item: "again" });
+            assert_eq!(format!("{refused}"), "seq 0 was already delivered");
+            assert_eq!(window.expected(), Some(1));
+        }
+
+        fn duplicate_seq_is_refused_and_handed_back() {
+            let mut window = ChannelReassembler::<&str, 4>::new();
+            window.push(2, "first").expect("ahead of a gap");
+            let refused = window.push(2, "second").expect_err("already held");
+            assert_eq!(refused.refusal, SequenceRefusal::Duplicate { seq: 2 });
+            assert_eq!(refused.item, "second");
+            assert_eq!(format!("{}", refused.refusal), "seq 2 is already waiting for reassembly");
+            assert_eq!(window.len(), 1, "the first one stays");
+        }
+
+        fn beyond_the_window_is_refused_and_memory_stays_bounded() {
+            let mut window = ChannelReassembler::<u32, 3>::new();
+            for seq in 1..3 {
+                window.push(seq, seq).expect("inside the window");
+            }
+            let refused = window.push(3, 3).expect_err("seq 0 + capacity 3");
+            assert_eq!(
+                refused.refusal,
+                SequenceRefusal::BeyondWindow { seq: 3, expected: 0, capacity: 3 }
+            );
+            assert_eq!(refused.item, 3, "handed back");
+            assert_eq!(
+                format!("{}", refused.refusal),
+                "seq 3 is beyond the reassembly window (expecting 0, holding at most 3 frames)"
+            );
+            assert!(window.push(u32::MAX, 9).is_err());
+            assert_eq!(window.len(), 2);
+            window.push(0, 0).expect("the gap is filled");
+            assert_eq!(window.len(), 3, "full");
+            let out: Vec<u32> = core::iter::from_fn(|| window.pop()).collect();
+            assert_eq!(out, vec![0, 1, 2]);
+            window.push(5, 5).expect("the window moved on");
+        }
+
+        fn a_window_of_one_takes_only_the_expected_seq() {
+            let mut window = ChannelReassembler::<u8, 1>::default();
+            assert!(matches!(window.push(1, 1), Err(ReassemblyRefused { refusal: SequenceRefusal::BeyondWindow { .. }, .. })));
+            window.push(0, 0).expect("expected");
+            assert!(matches!(window.push(0, 0), Err(ReassemblyRefused { refusal: SequenceRefusal::Duplicate { seq: 0 }, .. })));
+            assert_eq!(window.pop(), Some(0));
+        }
+
+        fn sequence_numbers_never_wrap() {
+            let mut window = ChannelReassembler::<u32, 4>::starting_at(u32::MAX - 1);
+            window.push(u32::MAX, 2).expect("inside the window");
+            assert_eq!(window.pop(), None, "waits for MAX - 1");
+            window.push(u32::MAX - 1, 1).expect("expected");
+            assert_eq!(window.pop(), Some(1));
+            assert_eq!(window.pop(), Some(2));
+            assert_eq!(window.expected(), None, "every seq was handed out");
+            for seq in [0, 1, u32::MAX] {
+                let refused = window.push(seq, 0).expect_err("no wrap");
+                assert_eq!(refused.refusal, SequenceRefusal::Stale { seq });
+            }
+        }
+
+        fn held_items_come_back_in_seq_order() {
+            let mut window = ChannelReassembler::<u32, 4>::new();
+            assert!(ChannelReassembler::<u32, 4>::new().into_held().is_empty());
+            window.push(0, 0).expect("expected");
+            window.push(1, 1).expect("expected next");
+            assert_eq!(window.pop(), Some(0));
+            assert_eq!(window.pop(), Some(1));
+            // The head slot is now 2; held items wrap around the slots.
+            for seq in [5, 3, 4] {
+                window.push(seq, seq).expect("inside the window");
+            }
+            assert_eq!(window.len(), 3);
+            assert_eq!(format!("{window:?}"), "ChannelReassembler { expected: Some(2), held: 3, capacity: 4 }");
+            assert_eq!(window.into_held(), vec![3, 4, 5]);
+        }
+    }
+
+    mod registry {
+        fn registration_checks_name_events_and_uniqueness() {
+            let mut registry = Registry::new();
+            let voice = registry.register(descriptor("voice", &["start"], None)).expect("registers");
+            assert_eq!(voice.name().as_str(), "voice");
+            assert_eq!(registry.descriptor(&voice).map(|d| d.events.len()), Ok(1));
+            let duplicate = registry.register(descriptor("voice", &["other"], None));
+            assert_eq!(duplicate, Err(ChannelRegisterError::AlreadyRegistered { channel: name("voice") }));
+            assert_eq!(
+                format!("{}", duplicate.expect_err("duplicate")),
+                "Channel \"voice\" is already registered on this transport"
+            );
+            let empty = registry.register(descriptor("quiet", &["a", ""], None));
+            assert_eq!(empty, Err(ChannelRegisterError::EmptyEventName { channel: name("quiet") }));
+            assert_eq!(
+                format!("{}", empty.expect_err("empty event")),
+                "Channel \"quiet\" declares an empty event name, which no frame can carry"
+            );
+            assert!(registry.register(descriptor("quiet", &["a"], None)).is_ok(), "nothing was registered");
+            // Departure 3: the name is checked when the channel is declared.
+            assert!(ChannelName::new("").is_err());
+            assert!(ChannelName::new("é".repeat(128)).is_err());
+        }
+
+        fn one_sequence_per_channel_shared_by_events_and_binary() {
+            let mut registry = Registry::new();
+            let media = registry.register(descriptor("media", &["meta", "end"], Some(true))).expect("registers");
+            let other = registry.register(descriptor("other", &["x"], None)).expect("registers");
+            let sent = [
+                registry.send_event(&media, "meta", &json(r#"{"mime":"audio/opus"}"#)),
+                registry.send_binary(&media, &[0xde, 0xad, 0xbe, 0xef]),
+                registry.send_binary(&media, &[]),
+                registry.send_event(&media, "end", &Value::Null),
+                registry.send_event(&other, "x", &json(r#""independent seq""#)),
+            ];
+            let frames: Vec<ChannelFrame> = sent
+                .iter()
+                .map(|bytes| decode_channel_frame(bytes.as_ref().expect("sent")).expect("decodes"))
+                .collect();
+            assert_eq!(seqs(&frames), vec![0, 1, 2, 3, 0]);
+            assert_eq!(frames[1], binary("media", 1, &[0xde, 0xad, 0xbe, 0xef]));
+            assert_eq!(
+                to_hex(sent[1].as_ref().expect("sent")),
+                "5242460101056d6564696100000001deadbeef"
+            );
+        }
+
+        fn refused_sends_consume_no_seq() {
+            let mut registry = Registry::new();
+            let app = registry.register(descriptor("app", &["a", "b"], None)).expect("registers");
+            let undeclared = registry.send_event(&app, "c", &Value::Null);
+            let expected = UndeclaredFrame::Event { channel: name("app"), event: s("c") };
+            assert_eq!(undeclared, Err(ChannelSendError::Undeclared(expected)));
+            assert_eq!(
+                format!("{}", undeclared.expect_err("undeclared")),
+                "Channel \"app\" did not declare event \"c\""
+            );
+            let text_only = registry.send_binary(&app, &[1, 2]);
+            assert_eq!(text_only, Err(ChannelSendError::Undeclared(UndeclaredFrame::Binary { channel: name("app") })));
+            assert_eq!(
+                format!("{}", text_only.expect_err("binary")),
+                "Channel \"app\" did not declare binary payload support"
+            );
+            let off = registry.register(descriptor("off", &["a"], Some(false))).expect("registers");
+            assert!(registry.send_binary(&off, &[1]).is_err(), "binary: false refuses binary too");
+            // Departure 3: the failed sends used no seq, so the first frame sent is seq 0.
+            let bytes = registry.send_event(&app, "a", &Value::Null).expect("declared");
+            assert_eq!(decode_channel_frame(&bytes).map(|f| f.seq()), Ok(0));
+        }
+
+        fn the_last_seq_is_sent_once_and_never_wraps() {
+            let mut registry = Registry::new();
+            let resume = ChannelResumePoint { next_send: u32::MAX, next_receive: 0 };
+            let c = registry.register_resuming(descriptor("c", &["e"], Some(true)), resume).expect("registers");
+            let last = registry.send_binary(&c, &[1]).expect("seq MAX");
+            assert_eq!(decode_channel_frame(&last).map(|f| f.seq()), Ok(u32::MAX));
+            let exhausted = registry.send_event(&c, "e", &Value::Null);
+            assert_eq!(exhausted, Err(ChannelSendError::SequenceExhausted { channel: name("c") }));
+            assert_eq!(
+                format!("{}", exhausted.expect_err("exhausted")),
+                "Channel \"c\" has sent its last seq (4294967295); close it and register it again"
+            );
+            assert!(registry.send_binary(&c, &[]).is_err(), "still exhausted");
+            registry.close(c).expect("open");
+            let again = registry.register(descriptor("c", &["e"], None)).expect("name free");
+            let first = registry.send_event(&again, "e", &Value::Null).expect("fresh sequence");
+            assert_eq!(decode_channel_frame(&first).map(|f| f.seq()), Ok(0));
+        }
+
+        fn closing_frees_the_name_and_a_stale_handle_touches_nothing() {
+            let mut registry = Registry::new();
+            let voice = registry.register(descriptor("voice", &["start"], None)).expect("registers");
+            let copy = voice.clone();
+            registry.send_event(&voice, "start", &json("1")).expect("open");
+            assert_eq!(registry.close(voice), Ok(vec![]));
+            let closed = ChannelClosed { channel: name("voice") };
+            assert_eq!(registry.send_event(&copy, "start", &json("3")), Err(ChannelSendError::Closed(closed.clone())));
+            assert_eq!(format!("{closed}"), "Channel \"voice\" is closed");
+            let voice2 = registry.register(descriptor("voice", &["start"], None)).expect("the name is free");
+            // Departure 4: the stale handle is refused and the new channel is untouched.
+            assert_eq!(registry.send_event(&copy, "start", &json("4")), Err(ChannelSendError::Closed(closed.clone())));
+            assert_eq!(registry.close(copy.clone()), Err(closed.clone()));
+            assert_eq!(registry.descriptor(&copy), Err(closed.clone()));
+            assert_eq!(registry.held(&copy), Err(closed));
+            let bytes = registry.send_event(&voice2, "start", &json("5")).expect("still open");
+            assert_eq!(decode_channel_frame(&bytes).map(|f| f.seq()), Ok(0), "its own sequence");
+            let inbound = wire(&event("voice", 0, "start", "6"));
+            assert_eq!(registry.receive(&inbound).map(|f| f.len()), Ok(1), "still routed");
+        }
+
+        fn receive_routes_declared_frames() {
+            let mut registry = Registry::new();
+            registry.register(descriptor("media", &["meta"], Some(true))).expect("registers");
+            registry.register(descriptor("text", &["msg"], None)).expect("registers");
+            let meta = event("media", 0, "meta", r#"{"a":1}"#);
+            assert_eq!(registry.receive(&wire(&meta)), Ok(vec![meta]));
+            let data = binary("media", 1, &[0xca, 0xfe]);
+            assert_eq!(registry.receive(&wire(&data)), Ok(vec![data.clone()]));
+            let msg = event("text", 0, "msg", r#""hi""#);
+            assert_eq!(registry.receive(&wire(&msg)), Ok(vec![msg.clone()]));
+            let answer = ChannelReceiveResult::Accepted { frame: msg };
+            assert_eq!(to_json(&answer), json(r#"{"ok":true,"frame":{"kind":"event","channel":"text","seq":0,"event":"msg","payload":"hi"}}"#));
+        }
+
+        fn receive_refuses_unroutable_frames_with_a_stated_error() {
+            let mut registry = Registry::new();
+            registry.register(descriptor("text", &["msg"], None)).expect("registers");
+            let refusal = |registry: &mut Registry, bytes: &[u8]| registry.receive(bytes).expect_err("refused");
+            let cases: Vec<(Vec<u8>, ChannelRefusal, &str)> = vec![
+                (
+                    hex("5242"),
+                    ChannelRefusal::Malformed(ChannelFrameError::BadMagic),
+                    "channel frame: bad magic (not a channel frame)",
+                ),
+                (
+                    hex(&format!("524246010201ff00000000{BODY_E_1}")),
+                    ChannelRefusal::Malformed(ChannelFrameError::ChannelNameNotUtf8),
+                    "channel frame: channel name is not valid UTF-8",
+                ),
+                (
+                    wire(&event("nope", 0, "msg", "1")),
+                    ChannelRefusal::UnknownChannel { channel: name("nope") },
+                    "No channel registered for \"nope\"",
+                ),
+                (
+                    wire(&event("text", 0, "other", "1")),
+                    ChannelRefusal::Undeclared(UndeclaredFrame::Event { channel: name("text"), event: s("other") }),
+                    "Channel \"text\" did not declare event \"other\"",
+                ),
+                (
+                    wire(&binary("text", 0, &[0])),
+                    ChannelRefusal::Undeclared(UndeclaredFrame::Binary { channel: name("text") }),
+                    "Channel \"text\" did not declare binary payload support",
+                ),
+                (
+                    wire(&event("text", 4, "msg", "1")),
+                    ChannelRefusal::Sequence {
+                        channel: name("text"),
+                        refusal: SequenceRefusal::BeyondWindow { seq: 4, expected: 0, capacity: 4 },
+                    },
+                    "Channel \"text\": seq 4 is beyond the reassembly window (expecting 0, holding at most 4 frames)",
+                ),
+            ];
+            for (bytes, expected, message) in cases {
+                let refused = refusal(&mut registry, &bytes);
+                assert_eq!(refused, expected);
+                assert_eq!(format!("{refused}"), message);
+                assert_eq!(refused.to_receive_result(), ChannelReceiveResult::Refused { error: s(message) });
+            }
+            // Nothing was routed or held by the refusals: seq 0 is still the one expected.
+            let first = event("text", 0, "msg", "1");
+            assert_eq!(registry.receive(&wire(&first)), Ok(vec![first.clone()]));
+            // Departure 3: inbound seqs are checked.
+            let stale = refusal(&mut registry, &wire(&first));
+            assert_eq!(stale, ChannelRefusal::Sequence { channel: name("text"), refusal: SequenceRefusal::Stale { seq: 0 } });
+            assert_eq!(format!("{stale}"), "Channel \"text\": seq 0 was already delivered");
+            let ahead = event("text", 2, "msg", "2");
+            assert_eq!(registry.receive(&wire(&ahead)), Ok(vec![]), "held ahead of seq 1");
+            let duplicate = refusal(&mut registry, &wire(&ahead));
+            assert_eq!(duplicate, ChannelRefusal::Sequence { channel: name("text"), refusal: SequenceRefusal::Duplicate { seq: 2 } });
+            assert_eq!(
+                to_json(&duplicate.to_receive_result()),
+                json(r#"{"ok":false,"error":"Channel \"text\": seq 2 is already waiting for reassembly"}"#)
+            );
+        }
+
+        fn receive_reassembles_whatever_the_delivery_order() {
+            let mut registry = PayloadChannelRegistry::<8>::new();
+            let media = registry.register(descriptor("media", &["meta", "end"], Some(true))).expect("registers");
+            let frames = [
+                event("media", 0, "meta", r#"{"parts":3}"#),
+                binary("media", 1, b"one"),
+                binary("media", 2, b"two"),
+                binary("media", 3, b"three"),
+                event("media", 4, "end", "null"),
+            ];
+            let mut delivered = Vec::new();
+            for index in [3, 1, 4, 2, 0] {
+                let now = registry.receive(&wire(&frames[index])).expect("inside the window");
+                delivered.push(seqs(&now));
+                assert_eq!(registry.held(&media).map(|held| held > 0), Ok(index != 0));
+            }
+            assert_eq!(delivered, vec![vec![], vec![], vec![], vec![], vec![0, 1, 2, 3, 4]]);
+            let mut registry = Registry::new();
+            registry.register(descriptor("media", &["meta", "end"], Some(true))).expect("registers");
+            let mut all = Vec::new();
+            for index in [1, 0, 3, 2, 4] {
+                all.extend(registry.receive(&wire(&frames[index])).expect("inside the window"));
+            }
+            assert_eq!(all, frames.to_vec());
+        }
+
+        fn closing_stops_delivery_and_hands_back_held_frames() {
+            let mut registry = Registry::new();
+            let c = registry.register(descriptor("c", &["e"], Some(true))).expect("registers");
+            let held = [binary("c", 2, &[2]), event("c", 1, "e", "1")];
+            for frame in &held {
+                assert_eq!(registry.receive(&wire(frame)), Ok(vec![]));
+            }
+            assert_eq!(registry.held(&c), Ok(2));
+            assert_eq!(registry.close(c), Ok(vec![held[1].clone(), held[0].clone()]), "in seq order");
+            let late = wire(&event("c", 0, "e", "0"));
+            assert_eq!(registry.receive(&late), Err(ChannelRefusal::UnknownChannel { channel: name("c") }));
+        }
+
+        fn a_resumed_channel_expects_its_resume_point() {
+            let mut registry = Registry::default();
+            let resume = ChannelResumePoint { next_send: 10, next_receive: u32::MAX };
+            let c = registry.register_resuming(descriptor("c", &["e"], None), resume).expect("registers");
+            let bytes = registry.send_event(&c, "e", &Value::Null).expect("open");
+            assert_eq!(decode_channel_frame(&bytes).map(|f| f.seq()), Ok(10));
+            let last = event("c", u32::MAX, "e", "1");
+            assert_eq!(registry.receive(&wire(&last)), Ok(vec![last.clone()]));
+            // Nothing follows u32::MAX: every later frame is stale, never wrapped to 0.
+            let wrapped = registry.receive(&wire(&event("c", 0, "e", "2"))).expect_err("no wrap");
+            assert_eq!(wrapped, ChannelRefusal::Sequence { channel: name("c"), refusal: SequenceRefusal::Stale { seq: 0 } });
+            assert_eq!(ChannelResumePoint::default(), ChannelResumePoint { next_send: 0, next_receive: 0 });
+        }
+    }
+}
