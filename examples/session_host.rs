@@ -9,6 +9,11 @@
 //! 4. A background agent task walks through its lifecycle as the events a surface receives.
 //! 5. Two drivers co-drive one session through the turn queue: one input queued, one coalesced,
 //!    one dropped at capacity, one cancelled, each printing how it settled.
+//! 6. The host runs its transports through a registry: a service and a runner start in order,
+//!    the runner's end is awaited, and everything stops. It resolves the transport's admission
+//!    (an explicit token, an open run with its reason, a minted token), checks a presented bearer
+//!    credential in constant time, and carries a payload channel whose frames arrive out of
+//!    order and are delivered in order; an undeclared event is refused back to the peer.
 //!
 //! Run it with `cargo run --example session_host --features full`.
 
@@ -25,7 +30,16 @@ use agent_interface::execution::{
     BackgroundTaskMode, BackgroundTaskRequest, BackgroundTaskRequestBase, BackgroundTaskResult,
     BackgroundTaskResultBase, BackgroundTaskState, BackgroundTaskStatus, JobStateFields,
 };
+use agent_interface::runtime::transport::rand_core::{TryCryptoRng, TryRng};
+use agent_interface::runtime::transport::{
+    BoundTransport, InMemoryRunner, InMemoryService, PayloadChannelRegistry, TransportRegistration,
+    TransportRegistry, admission_admits, bearer_credential, resolve_admission,
+};
 use agent_interface::runtime::turn_queue::{Settled, TurnQueue};
+use agent_interface::transport::{
+    ChannelDescriptor, ChannelName, TransportAdmission, TransportAdmissionConfig,
+    TransportLifecycleRegistryView, TransportRunOutcome,
+};
 use agent_interface::tui::{
     AnyTuiCommandInteraction, OnMissingArgsAction, TuiCommandInteraction, TuiConfirmInteraction,
     TuiPickerItem,
@@ -39,6 +53,9 @@ fn main() -> Result<(), serde_json::Error> {
     commands()?;
     background_task()?;
     co_drive();
+    transports()?;
+    admission();
+    payload_channel();
     Ok(())
 }
 
@@ -380,5 +397,153 @@ fn co_drive() {
     println!(
         "after shutdown, the input comes back: {:?}",
         refused.into_inner()
+    );
+}
+
+/// Section 6: transports under a registry. The registry holds bound adapters only (the session
+/// is captured by the binding), starts them in registration order, and reports how runners end.
+fn transports() -> Result<(), serde_json::Error> {
+    println!("== transports");
+    let session = String::from("session-1");
+    let ws = BoundTransport::new(InMemoryService::new("ws"), session.clone());
+    let headless = BoundTransport::new(InMemoryRunner::new("headless"), session);
+    let registry = TransportRegistry::without_settings();
+    registry
+        .register(TransportRegistration::service(&ws))
+        .expect("unique name");
+    registry
+        .register(TransportRegistration::runner(&headless))
+        .expect("unique name");
+    embassy_futures::block_on(registry.start_all()).expect("both start");
+    println!("started: {:?}", registry.names());
+
+    // The runner's work ends; the host reports how, as the TypeScript SDK would read it.
+    headless
+        .adapter()
+        .complete(Ok(TransportRunOutcome::Succeeded));
+    let records = embassy_futures::block_on(registry.wait_for_completion()).expect("no fault");
+    println!("completion: {}", serde_json::to_string(&records)?);
+    let failure = embassy_futures::block_on(registry.wait_for_failure()).expect("no fault");
+    println!("first failure: {failure:?}");
+
+    let stopped = embassy_futures::block_on(registry.stop_all());
+    println!("stopped cleanly: {}", stopped.is_clean());
+    Ok(())
+}
+
+/// The example's stand-in for the host's entropy source. A real host passes its operating
+/// system's cryptographic RNG (for example getrandom's `SysRng`); the crate never reads entropy
+/// itself.
+struct ExampleEntropy(u8);
+
+impl TryRng for ExampleEntropy {
+    type Error = core::convert::Infallible;
+
+    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        let mut bytes = [0; 4];
+        self.try_fill_bytes(&mut bytes)?;
+        Ok(u32::from_le_bytes(bytes))
+    }
+
+    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        let mut bytes = [0; 8];
+        self.try_fill_bytes(&mut bytes)?;
+        Ok(u64::from_le_bytes(bytes))
+    }
+
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+        for byte in dst {
+            self.0 = self.0.wrapping_mul(167).wrapping_add(13);
+            *byte = self.0;
+        }
+        Ok(())
+    }
+}
+
+impl TryCryptoRng for ExampleEntropy {}
+
+/// Section 6, continued: how a transport admits its peers.
+fn admission() {
+    println!("== admission");
+    let mut entropy = ExampleEntropy(7);
+    // A host-chosen token is used as given; the RNG is not touched.
+    let chosen = TransportAdmissionConfig {
+        token: Some(String::from("host-chosen-secret")),
+        ..TransportAdmissionConfig::default()
+    };
+    let chosen = resolve_admission(chosen, &mut entropy).expect("a token");
+    // Running open needs a written reason.
+    let open = TransportAdmissionConfig {
+        open: Some(true),
+        open_reason: Some(String::from("  loopback demo only  ")),
+        ..TransportAdmissionConfig::default()
+    };
+    match resolve_admission(open, &mut entropy) {
+        Ok(TransportAdmission::Open { reason }) => println!("open, because: {}", reason.as_str()),
+        other => println!("unexpected: {other:?}"),
+    }
+    // Nothing asked for: a token is minted; its Debug never shows it.
+    let minted = resolve_admission(TransportAdmissionConfig::default(), &mut entropy)
+        .expect("the RNG works");
+    println!("minted: {minted:?}");
+    // Resolving again changes nothing.
+    let again = resolve_admission(minted.clone(), &mut entropy).expect("idempotent");
+    assert_eq!(again, minted);
+    // A peer presents a bearer header; the check runs in constant time.
+    let presented = bearer_credential("Bearer host-chosen-secret");
+    println!(
+        "bearer admitted: {}, wrong one admitted: {}",
+        admission_admits(&chosen, presented),
+        admission_admits(&chosen, bearer_credential("bearer nope"))
+    );
+}
+
+/// Section 6, continued: a payload channel on a transport, out-of-order delivery restored.
+fn payload_channel() {
+    println!("== payload channel");
+    let descriptor = ChannelDescriptor {
+        name: ChannelName::new("voice").expect("1..=255 bytes"),
+        events: vec![String::from("start"), String::from("stop")],
+        binary: Some(true),
+    };
+    let mut sender: PayloadChannelRegistry<8> = PayloadChannelRegistry::new();
+    let mut receiver: PayloadChannelRegistry<8> = PayloadChannelRegistry::new();
+    let outbound = sender.register(descriptor.clone()).expect("a new name");
+    receiver.register(descriptor).expect("a new name");
+
+    let start = serde_json::json!({"codec": "opus"});
+    let frames = [
+        sender
+            .send_event(&outbound, "start", &start)
+            .expect("declared"),
+        sender
+            .send_binary(&outbound, &[1, 2, 3])
+            .expect("binary opted in"),
+        sender
+            .send_event(&outbound, "stop", &serde_json::Value::Null)
+            .expect("declared"),
+    ];
+    // The carrier delivers seq 2, then 0, then 1.
+    for index in [2, 0, 1] {
+        let delivered = receiver.receive(&frames[index]).expect("routable");
+        let seqs: Vec<u32> = delivered.iter().map(|frame| frame.seq()).collect();
+        println!("frame {index} arrived: delivers seqs {seqs:?}");
+    }
+    // An event the channel never declared is refused back to the peer, never dropped.
+    let mut rogue: PayloadChannelRegistry<8> = PayloadChannelRegistry::new();
+    let rogue_channel = rogue
+        .register(ChannelDescriptor {
+            name: ChannelName::new("voice").expect("1..=255 bytes"),
+            events: vec![String::from("mute")],
+            binary: None,
+        })
+        .expect("a new name");
+    let bytes = rogue
+        .send_event(&rogue_channel, "mute", &serde_json::Value::Null)
+        .expect("declared on the rogue side");
+    let refusal = receiver.receive(&bytes).expect_err("undeclared here");
+    println!(
+        "refused: {}",
+        serde_json::to_string(&refusal.to_receive_result()).expect("serializable")
     );
 }

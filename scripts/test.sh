@@ -66,13 +66,21 @@ for feature in analytics tui; do
     echo "only $feature: $tree"
 done
 
+step "cargo tree: the transport contracts pull in neither subtle nor rand_core"
+tree=$(cargo tree -e normal --no-default-features --features transport --prefix none)
+if printf '%s\n' "$tree" | grep -E '^(subtle|rand_core) '; then
+    echo "with only 'transport', the runtime's dependencies are in the tree" >&2
+    exit 1
+fi
+
 # ---------------------------------------------------------------- host
 step "host tests (all features: units, suites, golden files, layering, interop, doctests)"
 cargo test --all-features
 
 step "compile-fail cases per feature set"
 cargo test --no-default-features --test isolation
-for feature in analytics tui agent-core command execution agent-core,analytics,command,execution session; do
+for feature in analytics tui agent-core command execution agent-core,analytics,command,execution session \
+    transport transport-runtime; do
     cargo test --no-default-features --features "$feature" --test isolation
 done
 

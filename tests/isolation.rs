@@ -11,6 +11,8 @@
 //! cargo test --no-default-features --features execution --test isolation
 //! cargo test --no-default-features --features agent-core,analytics,command,execution --test isolation
 //! cargo test --no-default-features --features session --test isolation
+//! cargo test --no-default-features --features transport --test isolation
+//! cargo test --no-default-features --features transport-runtime --test isolation
 //! cargo test --all-features --test isolation
 //! ```
 //!
@@ -22,7 +24,7 @@
 //! rustc's wording: they are made with the toolchain of `rust-toolchain.toml`.
 #![cfg(not(target_family = "wasm"))]
 
-/// Every family feature, and whether this build has it on.
+/// Every family feature (and the runtime piece of a family), and whether this build has it on.
 const FAMILIES: &[(&str, bool)] = &[
     ("agent-core", cfg!(feature = "agent-core")),
     ("analytics", cfg!(feature = "analytics")),
@@ -30,6 +32,8 @@ const FAMILIES: &[(&str, bool)] = &[
     ("command", cfg!(feature = "command")),
     ("execution", cfg!(feature = "execution")),
     ("session", cfg!(feature = "session")),
+    ("transport", cfg!(feature = "transport")),
+    ("transport-runtime", cfg!(feature = "transport-runtime")),
 ];
 
 /// The compile-fail folder and reachability cases of each feature set that has cases.
@@ -70,6 +74,19 @@ const SETS: &[(&[&str], &str, &[&str])] = &[
         &["agent-core", "execution"],
         "tests/ui/only_execution/*.rs",
         &["tests/ui/reach/execution.rs"],
+    ),
+    (
+        &["agent-core", "transport"],
+        "tests/ui/only_transport/*.rs",
+        &["tests/ui/reach/transport.rs"],
+    ),
+    (
+        &["agent-core", "transport", "transport-runtime"],
+        "tests/ui/only_transport_runtime/*.rs",
+        &[
+            "tests/ui/reach/transport.rs",
+            "tests/ui/reach/transport_runtime.rs",
+        ],
     ),
 ];
 

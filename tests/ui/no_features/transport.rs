@@ -1,0 +1,4 @@
+//! With no feature on, transport does not exist.
+use agent_interface::transport::TransportRunOutcome;
+
+fn main() {}

@@ -1,0 +1,4 @@
+//! With only `transport`, session does not exist.
+use agent_interface::session::TurnHandle;
+
+fn main() {}
