@@ -1,0 +1,244 @@
+//! Moving a file from one session to another (`file-transfer-contracts`).
+//!
+//! A file is data, like a message: it carries no authority, never runs, and never enters the
+//! model's context by arriving. What it adds over a message is size, so it travels on a channel of
+//! its own ([`FileFrameChannel`], never shared with messages), in pieces the receiver paces, and is
+//! checked whole against the hash the receiving operator approved before it is kept
+//! ([`FileOffer::verify_received`]). The operator approves each offer through
+//! [`ConnectionAuthority::authorize_file`](super::ConnectionAuthority::authorize_file), whose
+//! question names the file exactly ([`FileOffer::approval_summary`]).
+//!
+//! # Decisions where the contract is silent
+//!
+//! - **The hash is a validated type.** [`Sha256Hex`] holds exactly 64 lowercase hexadecimal
+//!   characters (the contract's "lowercase hex SHA-256 of the whole content"); the decoder refuses
+//!   anything else, uppercase included, so an offer never names a hash nothing could match.
+//! - **The size is a byte count**: `u64`, so a negative or fractional size fails to decode.
+//! - **The name is kept as sent.** It is untrusted and the receiver sanitizes it before using it;
+//!   this family only shows it to the operator, inside the approval summary.
+//! - **Verification** compares what the host measured (the byte count and the digest it computed
+//!   over the whole content: the crate computes no hash) with the offer; the crate does no I/O.
+//! - **The channel port** is synchronous, as in the contract (`send` returns nothing there; here a
+//!   send on a closed channel is the implementation's typed error). Handlers are shared functions
+//!   registered with `on_*` and removed with `off_*` by the same `Rc`, the Rust form of the
+//!   unsubscribe functions the TypeScript methods return.
+
+use alloc::format;
+use alloc::rc::Rc;
+use alloc::string::String;
+use core::fmt;
+
+/// The lowercase hexadecimal SHA-256 digest of a file's whole content: exactly 64 characters of
+/// `0-9a-f`.
+///
+/// Wire form: the string; the decoder refuses any other length or character (uppercase
+/// included).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "String", into = "String"))]
+pub struct Sha256Hex(String);
+
+impl Sha256Hex {
+    /// The number of hexadecimal characters of a SHA-256 digest.
+    pub const LENGTH: usize = 64;
+
+    /// `text` as a digest; refuses anything but 64 lowercase hexadecimal characters.
+    ///
+    /// # Errors
+    ///
+    /// [`InvalidSha256Hex::Length`] or [`InvalidSha256Hex::NotLowercaseHex`].
+    pub fn new(text: impl Into<String>) -> Result<Self, InvalidSha256Hex> {
+        let text = text.into();
+        if text.len() != Self::LENGTH {
+            return Err(InvalidSha256Hex::Length(text.len()));
+        }
+        if !text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
+            return Err(InvalidSha256Hex::NotLowercaseHex);
+        }
+        Ok(Self(text))
+    }
+
+    /// The hexadecimal form of a digest the host computed.
+    #[must_use]
+    pub fn from_digest(digest: &[u8; 32]) -> Self {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let mut text = String::with_capacity(Self::LENGTH);
+        for byte in digest {
+            for nibble in [byte >> 4, byte & 0x0f] {
+                text.push(char::from(HEX[usize::from(nibble)]));
+            }
+        }
+        Self(text)
+    }
+
+    /// The digest's text.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for Sha256Hex {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl TryFrom<String> for Sha256Hex {
+    type Error = InvalidSha256Hex;
+
+    fn try_from(text: String) -> Result<Self, InvalidSha256Hex> {
+        Self::new(text)
+    }
+}
+
+impl From<Sha256Hex> for String {
+    fn from(digest: Sha256Hex) -> Self {
+        digest.0
+    }
+}
+
+/// Why a text is not a [`Sha256Hex`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum InvalidSha256Hex {
+    /// The text has this many bytes, not 64.
+    Length(usize),
+    /// A character is not one of `0-9a-f`.
+    NotLowercaseHex,
+}
+
+impl fmt::Display for InvalidSha256Hex {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Length(length) => write!(
+                f,
+                "a sha256 is {} lowercase hex characters, found {length} bytes",
+                Sha256Hex::LENGTH
+            ),
+            Self::NotLowercaseHex => f.write_str("a sha256 is lowercase hex (0-9, a-f) only"),
+        }
+    }
+}
+
+impl core::error::Error for InvalidSha256Hex {}
+
+/// A file one session offers another (`IFileOffer`): exactly what the receiving operator
+/// approves and what is verified.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct FileOffer {
+    /// Names this transfer on its channel; chosen by the sender, trusted for nothing.
+    pub transfer_id: String,
+    /// The sender's name for the file. Untrusted: the receiver sanitizes it before using it.
+    pub name: String,
+    /// The content's length in bytes.
+    pub size: u64,
+    /// The SHA-256 of the whole content.
+    pub sha256: Sha256Hex,
+}
+
+impl FileOffer {
+    /// What the operator is asked about: the file named exactly as offered,
+    /// `<name> (<size> bytes, sha256 <sha256>)`, so the yes is for exactly the content the
+    /// receiver then verifies. The name is the sender's untrusted text.
+    #[must_use]
+    pub fn approval_summary(&self) -> String {
+        format!(
+            "{} ({} bytes, sha256 {})",
+            self.name, self.size, self.sha256
+        )
+    }
+
+    /// Checks what arrived, measured by the host (its byte count and the SHA-256 the host
+    /// computed over the whole content), against this offer, before the file is kept.
+    ///
+    /// # Errors
+    ///
+    /// [`FileVerificationError::SizeMismatch`] (checked first) or
+    /// [`FileVerificationError::DigestMismatch`]: the file must not be kept.
+    pub fn verify_received(
+        &self,
+        size: u64,
+        sha256: &Sha256Hex,
+    ) -> Result<(), FileVerificationError> {
+        if size != self.size {
+            return Err(FileVerificationError::SizeMismatch {
+                offered: self.size,
+                received: size,
+            });
+        }
+        if *sha256 != self.sha256 {
+            return Err(FileVerificationError::DigestMismatch);
+        }
+        Ok(())
+    }
+}
+
+/// Why a received file does not match the approved offer (it must not be kept).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum FileVerificationError {
+    /// The byte count differs from the offer's.
+    SizeMismatch {
+        /// The size the operator approved.
+        offered: u64,
+        /// The size that arrived.
+        received: u64,
+    },
+    /// The content's SHA-256 differs from the offer's.
+    DigestMismatch,
+}
+
+impl fmt::Display for FileVerificationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::SizeMismatch { offered, received } => write!(
+                f,
+                "the file has {received} bytes, the approved offer {offered}"
+            ),
+            Self::DigestMismatch => {
+                f.write_str("the file's sha256 differs from the approved offer's")
+            }
+        }
+    }
+}
+
+impl core::error::Error for FileVerificationError {}
+
+/// A handler of the frames arriving on a [`FileFrameChannel`].
+pub type FileFrameHandler = Rc<dyn Fn(&str)>;
+
+/// A handler of a [`FileFrameChannel`]'s end.
+pub type FileCloseHandler = Rc<dyn Fn()>;
+
+/// A duplex channel of text frames that carries one transfer and nothing else
+/// (`IFileFrameChannel`). Messages never share it, so a transfer cannot delay, reorder or be
+/// mistaken for one. Implemented by the carrier.
+pub trait FileFrameChannel {
+    /// Why a frame could not be sent (for example: the channel is closed).
+    type Error: core::error::Error;
+
+    /// Sends one frame to the other side.
+    ///
+    /// # Errors
+    ///
+    /// The carrier's error; a channel must refuse a send after it closed.
+    fn send(&self, frame: &str) -> Result<(), Self::Error>;
+
+    /// Calls `handler` with every frame that arrives until it is removed.
+    fn on_frame(&self, handler: FileFrameHandler);
+
+    /// Removes a frame handler (the same `Rc` that was registered).
+    fn off_frame(&self, handler: &FileFrameHandler);
+
+    /// Calls `handler` once when the channel ends, from either side.
+    fn on_close(&self, handler: FileCloseHandler);
+
+    /// Removes a close handler (the same `Rc` that was registered).
+    fn off_close(&self, handler: &FileCloseHandler);
+
+    /// Ends the channel (both sides' close handlers fire once).
+    fn close(&self);
+}

@@ -1,0 +1,34 @@
+//! Handoff: moving authority over a session to another machine (catalog §5.5-5.9).
+//!
+//! A move is only ever **pushed** by the machine that holds the session, and authority moves
+//! once: the source stays authoritative until it holds the destination's acknowledgement that
+//! the session is **durably persisted** there. Every other ending leaves the source in charge.
+//!
+//! | file | what it holds | what it guarantees |
+//! |---|---|---|
+//! | `contracts` | phases, dispositions, the inventory, manifest, payload, acknowledgement, refusals, outcome | an acknowledgement can only assert persistence (`persisted` is the literal `true`); provider credentials cannot be inventoried as anything but never-transferred, and no type has a member for one |
+//! | `ownership` | [`HandoffTransaction`] and the transition table | refused moves change nothing; `committed` only through a commit with a matching acknowledgement, kept to answer duplicates |
+//! | `offer` | readiness and the inventory | an offer is refused while a model or tool call is in flight; the inventory always lists conversation, session metadata, provider credentials and the working directory |
+//! | `composition` | the host's effects: sealing, chunking, verification, reassembly, record decoding | the crate sequences and decides; it never hashes, chunks or decodes itself |
+//! | `source` | [`HandoffSource`] and its carrier | `transferring` before any frame; a refused acknowledgement changes nothing; the read-only switch fires once |
+//! | `destination` | [`HandoffDestination`], the credential, persistence and clock ports | integrity before parsing; credential before persisting; an acknowledgement only after a durable write; a committed transfer cannot be discarded |
+//!
+//! Everything is sans-IO: the host supplies the carrier, the sealing, the integrity check, the
+//! record decoding, the credential check, the persistence and the clock through traits, and a
+//! failing host effect is returned as an error that moves no authority. Each file's own
+//! documentation lists the decisions taken where the contract is silent, and where the crate
+//! departs from the reference implementation on purpose (interop departures 8-12).
+
+mod composition;
+mod contracts;
+mod destination;
+mod offer;
+mod ownership;
+mod source;
+
+pub use composition::*;
+pub use contracts::*;
+pub use destination::*;
+pub use offer::*;
+pub use ownership::*;
+pub use source::*;
