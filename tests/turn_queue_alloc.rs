@@ -7,8 +7,6 @@
 //! queue allocates either; tickets are polled with the no-op waker.
 #![cfg(not(any(target_family = "wasm", target_os = "none")))]
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll, Waker};
@@ -17,61 +15,10 @@ use agent_interface::runtime::turn_queue::{REFERENCE_DEPTH, Settled, TurnQueue, 
 use agent_interface::session::TurnNotRunReason;
 use embassy_sync::blocking_mutex::raw::CriticalSectionRawMutex;
 
-/// `System`, counting the allocations made by the current thread while it is counting.
-struct Counting;
+#[path = "common/counting_allocator.rs"]
+mod counting_allocator;
 
-thread_local! {
-    static COUNTING: Cell<bool> = const { Cell::new(false) };
-    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
-}
-
-fn note_allocation() {
-    // `try_with`: thread locals may be gone while a thread shuts down.
-    let counting = COUNTING.try_with(Cell::get).unwrap_or(false);
-    if counting {
-        let _ = ALLOCATIONS.try_with(|count| count.set(count.get() + 1));
-    }
-}
-
-// SAFETY: every method forwards to `System` with the caller's arguments unchanged, so `System`'s
-// guarantees hold; the bookkeeping only touches `const`-initialised thread locals, which never
-// allocate (so it cannot recurse into the allocator).
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        note_allocation();
-        // SAFETY: forwarded as is; the caller upholds `GlobalAlloc::alloc`'s contract.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        note_allocation();
-        // SAFETY: as for `alloc`.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        note_allocation();
-        // SAFETY: `ptr` and `layout` come from this allocator, which is `System`'s.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` and `layout` come from this allocator, which is `System`'s.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: Counting = Counting;
-
-/// How many allocations `f` made on this thread.
-fn allocations_in(f: impl FnOnce()) -> usize {
-    ALLOCATIONS.with(|count| count.set(0));
-    COUNTING.with(|counting| counting.set(true));
-    f();
-    COUNTING.with(|counting| counting.set(false));
-    ALLOCATIONS.with(Cell::get)
-}
+use counting_allocator::allocations_in;
 
 type Queue = TurnQueue<CriticalSectionRawMutex, u32, u32, u8, REFERENCE_DEPTH>;
 type Ticket<'q> = TurnTicket<'q, CriticalSectionRawMutex, u32, u32, u8, REFERENCE_DEPTH>;

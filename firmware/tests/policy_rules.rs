@@ -1,0 +1,9 @@
+//! Part `rules` of the policy suite (../../tests/suites/policy.rs), run on the Cortex-M3.
+#![no_std]
+#![no_main]
+
+agent_interface_firmware::image!(
+    "../../tests/suites/policy.rs",
+    "policy::rules",
+    rules::CASES
+);
