@@ -14,9 +14,18 @@
 //!    (an explicit token, an open run with its reason, a minted token), checks a presented bearer
 //!    credential in constant time, and carries a payload channel whose frames arrive out of
 //!    order and are delivered in order; an undeclared event is refused back to the peer.
+//! 7. A session moves from one in-process machine to another: the offer is refused while a tool
+//!    runs, then sealed, pushed, verified, persisted and acknowledged; a duplicate
+//!    acknowledgement changes nothing.
+//! 8. A narrowed per-session rule set refuses a loosening write by a non-operator.
+//! 9. A crashed turn's orphan tool calls are reconciled on wake, never re-run.
 //!
 //! Run it with `cargo run --example session_host --features full`.
 
+use agent_interface::agent_core::{
+    AssistantMessage, BaseMessage, MessageState, ToolCall, ToolCallFunction, ToolMessage,
+    UniversalMessage, UserMessage,
+};
 use agent_interface::agent_core::{BackgroundPermissionPolicy, TokenUsage};
 use agent_interface::analytics::{
     ModelAttribution, TurnCost, UsageObservation, UsageOutcome, UsageSnapshot, UsageSnapshotKind,
@@ -30,12 +39,28 @@ use agent_interface::execution::{
     BackgroundTaskMode, BackgroundTaskRequest, BackgroundTaskRequestBase, BackgroundTaskResult,
     BackgroundTaskResultBase, BackgroundTaskState, BackgroundTaskStatus, JobStateFields,
 };
+use agent_interface::runtime::policy::{
+    InMemorySessionPolicyStore, PutRulesError, PutRulesOptions, SessionPermissionRules,
+    SessionPolicyStore, ToolAccess, ToolInvocation, Verdict,
+};
+use agent_interface::runtime::reconcile::{
+    ReconcileInputs, ToolEffect, reconcile_interrupted_session, reconciled_error_kind,
+};
 use agent_interface::runtime::transport::rand_core::{TryCryptoRng, TryRng};
 use agent_interface::runtime::transport::{
     BoundTransport, InMemoryRunner, InMemoryService, PayloadChannelRegistry, TransportRegistration,
     TransportRegistry, admission_admits, bearer_credential, resolve_admission,
 };
 use agent_interface::runtime::turn_queue::{Settled, TurnQueue};
+use agent_interface::session::{
+    InteractiveSessionRecord, SessionRecordDecodeIssue, SessionRecordDecodeOutcome,
+};
+use agent_interface::session_mobility::{
+    AssembleOutcome, HandoffAssembler, HandoffCarrier, HandoffChunkFrame, HandoffDestination,
+    HandoffDestinationComposition, HandoffDestinationOptions, HandoffIntegrity, HandoffManifest,
+    HandoffManifestRequest, HandoffSource, HandoffSourceComposition, HandoffSourceOptions,
+    IntegrityFailure, IntegrityOutcome, SealedRecord, SourceOfferOutcome, SourceRuntimeState,
+};
 use agent_interface::transport::{
     ChannelDescriptor, ChannelName, TransportAdmission, TransportAdmissionConfig,
     TransportLifecycleRegistryView, TransportRunOutcome,
@@ -56,6 +81,9 @@ fn main() -> Result<(), serde_json::Error> {
     transports()?;
     admission();
     payload_channel();
+    handoff()?;
+    session_rules()?;
+    reconcile_on_wake()?;
     Ok(())
 }
 
@@ -546,4 +574,422 @@ fn payload_channel() {
         "refused: {}",
         serde_json::to_string(&refusal.to_receive_result()).expect("serializable")
     );
+}
+
+/// The example's host effects for a hand-off between two in-process machines: the record is
+/// sealed as its JSON, cut into 64-character chunks and reassembled in order. The digest is a
+/// stand-in (FNV-1a): a real host uses SHA-256 (base64url), as the manifest's contract says.
+struct InProcessHandoff;
+
+fn stand_in_digest(text: &str) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in text.bytes() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{hash:016x}")
+}
+
+impl HandoffSourceComposition for InProcessHandoff {
+    type SealError = serde_json::Error;
+
+    fn seal_record(
+        &self,
+        record: &InteractiveSessionRecord,
+    ) -> Result<SealedRecord, serde_json::Error> {
+        let serialized = serde_json::to_string(record)?;
+        let integrity = HandoffIntegrity {
+            digest: stand_in_digest(&serialized),
+            byte_length: serialized.len() as u64,
+        };
+        Ok(SealedRecord {
+            serialized,
+            integrity,
+        })
+    }
+
+    fn chunk(&self, handoff_id: &str, serialized: &str) -> Vec<HandoffChunkFrame> {
+        let chars: Vec<char> = serialized.chars().collect();
+        let total = chars.chunks(64).count() as u32;
+        chars
+            .chunks(64)
+            .enumerate()
+            .filter_map(|(index, piece)| {
+                HandoffChunkFrame::new(
+                    handoff_id,
+                    index as u32,
+                    total,
+                    piece.iter().collect::<String>(),
+                )
+                .ok()
+            })
+            .collect()
+    }
+}
+
+/// Reassembles one hand-off's chunks in index order.
+struct InOrder {
+    handoff_id: String,
+    parts: std::collections::BTreeMap<u32, String>,
+}
+
+impl HandoffAssembler for InOrder {
+    fn accept(&mut self, chunk: &HandoffChunkFrame) -> AssembleOutcome {
+        let expected = Some(chunk.total());
+        if chunk.handoff_id() != self.handoff_id {
+            return AssembleOutcome::Refused {
+                rejection: String::from("wrong-handoff"),
+                received: self.parts.len() as u32,
+                expected,
+            };
+        }
+        if self.parts.contains_key(&chunk.index()) {
+            return AssembleOutcome::Duplicate {
+                received: self.parts.len() as u32,
+                expected,
+            };
+        }
+        self.parts.insert(chunk.index(), chunk.data().to_string());
+        let received = self.parts.len() as u32;
+        if received == chunk.total() {
+            AssembleOutcome::Complete {
+                serialized: self.parts.values().map(String::as_str).collect(),
+                received,
+                expected,
+            }
+        } else {
+            AssembleOutcome::Accepted { received, expected }
+        }
+    }
+}
+
+impl HandoffDestinationComposition for InProcessHandoff {
+    type Assembler = InOrder;
+
+    fn verify_payload(&self, serialized: &str, integrity: &HandoffIntegrity) -> IntegrityOutcome {
+        let actual = serialized.len() as u64;
+        if actual == integrity.byte_length && stand_in_digest(serialized) == integrity.digest {
+            return IntegrityOutcome::Intact;
+        }
+        IntegrityOutcome::Failed {
+            failure: if actual == integrity.byte_length {
+                IntegrityFailure::DigestMismatch
+            } else {
+                IntegrityFailure::Truncated
+            },
+            expected_bytes: integrity.byte_length,
+            actual_bytes: actual,
+        }
+    }
+
+    fn create_assembler(&self, handoff_id: &str) -> InOrder {
+        InOrder {
+            handoff_id: handoff_id.to_string(),
+            parts: std::collections::BTreeMap::new(),
+        }
+    }
+
+    fn decode_record(&self, value: serde_json::Value) -> SessionRecordDecodeOutcome {
+        match serde_json::from_value::<InteractiveSessionRecord>(value) {
+            Ok(record) => SessionRecordDecodeOutcome::Valid {
+                record: Box::new(record),
+            },
+            Err(error) => SessionRecordDecodeOutcome::Corrupt {
+                issues: vec![SessionRecordDecodeIssue::new("", error.to_string())],
+                cwd: None,
+            },
+        }
+    }
+}
+
+/// The carrier between the two machines: frames wait in a queue the destination drains.
+#[derive(Default)]
+struct InProcessCarrier {
+    frames:
+        std::cell::RefCell<std::collections::VecDeque<Result<HandoffManifest, HandoffChunkFrame>>>,
+}
+
+impl HandoffCarrier for &InProcessCarrier {
+    type Error = core::convert::Infallible;
+
+    async fn send_manifest(&self, manifest: &HandoffManifest) -> Result<(), Self::Error> {
+        self.frames.borrow_mut().push_back(Ok(manifest.clone()));
+        Ok(())
+    }
+
+    async fn send_chunk(&self, chunk: &HandoffChunkFrame) -> Result<(), Self::Error> {
+        self.frames.borrow_mut().push_back(Err(chunk.clone()));
+        Ok(())
+    }
+}
+
+/// Section 7: a session moves from the laptop to the desktop. The offer is refused while a
+/// tool runs; once idle it is sealed and pushed (the laptop stays authoritative), the desktop
+/// verifies before parsing, resolves its own credential, persists, and only then acknowledges;
+/// the laptop turns read-only exactly once, and a duplicate acknowledgement changes nothing.
+fn handoff() -> Result<(), serde_json::Error> {
+    println!("== handoff");
+    let carrier = InProcessCarrier::default();
+    let read_only = std::cell::Cell::new(0);
+    let mut laptop = HandoffSource::new(HandoffSourceOptions {
+        composition: InProcessHandoff,
+        carrier: &carrier,
+        on_read_only: || read_only.set(read_only.get() + 1),
+    });
+    let record = InteractiveSessionRecord::new(
+        "session-1",
+        "/work/project",
+        "2026-12-02T09:00:00.000Z",
+        "2026-12-02T09:30:00.000Z",
+    );
+    let request = |runtime| HandoffManifestRequest {
+        handoff_id: String::from("handoff-1"),
+        session_id: String::from("session-1"),
+        source_device_id: String::from("laptop"),
+        destination_device_id: String::from("desktop"),
+        record: record.clone(),
+        runtime,
+        offered_at: 1_764_666_000_000,
+    };
+    let busy = SourceRuntimeState {
+        tool_calls_in_flight: 1,
+        ..SourceRuntimeState::default()
+    };
+    match laptop.offer(request(busy)) {
+        Ok(SourceOfferOutcome::Refused { outcome }) => {
+            println!(
+                "offer while a tool runs: {}",
+                serde_json::to_string(&outcome)?
+            );
+        }
+        other => println!("unexpected: {other:?}"),
+    }
+    let idle = SourceRuntimeState {
+        subprocesses: 1,
+        ..SourceRuntimeState::default()
+    };
+    laptop.offer(request(idle)).expect("sealed");
+    if let Some(manifest) = laptop.manifest() {
+        for item in &manifest.inventory {
+            println!("inventory: {}", serde_json::to_string(item)?);
+        }
+    }
+    let pushed = embassy_futures::block_on(laptop.transfer()).expect("the carrier is up");
+    println!(
+        "pushed, phase {}, laptop authoritative: {}",
+        pushed.phase,
+        laptop.is_authoritative()
+    );
+
+    let mut desktop = HandoffDestination::new(HandoffDestinationOptions {
+        composition: InProcessHandoff,
+        resolve_credential: || true,
+        persist: |record: &InteractiveSessionRecord| !record.id.is_empty(),
+        clock: || 1_764_666_060_000_u64,
+        device_id: String::from("desktop"),
+    });
+    while let Some(frame) = carrier.frames.borrow_mut().pop_front() {
+        let report = match frame {
+            Ok(manifest) => desktop.receive_manifest(manifest),
+            Err(chunk) => desktop
+                .receive_chunk(&chunk)
+                .expect("a manifest came first"),
+        };
+        println!("desktop: {}", report.state);
+    }
+    let report = embassy_futures::block_on(desktop.commit()).expect("the ports answer");
+    println!("desktop after commit: {}", report.state);
+    let ack = desktop
+        .acknowledgement()
+        .cloned()
+        .expect("persisted, so acknowledged");
+    println!("ack: {}", serde_json::to_string(&ack)?);
+    let first = laptop.apply_ack(&ack).expect("an open hand-off");
+    let again = laptop.apply_ack(&ack).expect("an open hand-off");
+    println!(
+        "laptop: {} then {} (duplicate), read-only switched {} time(s), authoritative: {}",
+        first.phase,
+        again.phase,
+        read_only.get(),
+        laptop.is_authoritative()
+    );
+    println!(
+        "desktop live record: {:?}",
+        desktop.live_record().map(|record| record.id.as_str())
+    );
+    Ok(())
+}
+
+/// Section 8: per-session permission rules. A first write narrows a session's rules; tool calls
+/// are checked against them (a write climbing out with `..` and a denied command are refused
+/// while writes are confined); a non-operator write that would widen the confinement is refused
+/// with its reasons and nothing stored; an operator's write may loosen. Not a sandbox: the
+/// checks are lexical and see only what the host declares about each call.
+fn session_rules() -> Result<(), serde_json::Error> {
+    println!("== per-session permission rules");
+    let store = InMemorySessionPolicyStore::new();
+    let narrowed = SessionPermissionRules {
+        tool_deny: Some(vec!["delete_file".into()]),
+        allow_dirs: Some(vec!["/work/project/./src/".into()]),
+        command_deny: Some(vec!["rm".into()]),
+        ..SessionPermissionRules::default()
+    };
+    // A first write has no prior rules, so it only narrows; the store normalises and stamps rev 1.
+    let stored = embassy_futures::block_on(store.put_rules(
+        "session-7",
+        None,
+        narrowed,
+        PutRulesOptions::expecting(0),
+    ))
+    .expect("a first write only narrows");
+    println!("stored: {}", serde_json::to_string(&stored)?);
+
+    let calls = [
+        (
+            "write_file",
+            ToolAccess::WritePath("/work/project/src/lib.rs"),
+        ),
+        (
+            "write_file",
+            ToolAccess::WritePath("/work/project/src/../../../etc/passwd"),
+        ),
+        ("bash", ToolAccess::Command("rm")),
+        ("delete_file", ToolAccess::ReadOnly),
+        ("read_file", ToolAccess::ReadOnly),
+    ];
+    for (tool, access) in calls {
+        match stored.rules.check(&ToolInvocation::new(tool, access)) {
+            Verdict::Allow => println!("{tool} {access:?}: allowed"),
+            Verdict::Deny { reason } => {
+                println!("{tool} {access:?}: denied, {reason} ({})", reason.message());
+            }
+        }
+    }
+
+    // The session (not an operator) tries to widen its confinement with a `..`: refused.
+    let widened = SessionPermissionRules {
+        allow_dirs: Some(vec!["/work/project/src/../..".into()]),
+        ..stored.rules.clone()
+    };
+    let attempt = embassy_futures::block_on(store.put_rules(
+        "session-7",
+        None,
+        widened.clone(),
+        PutRulesOptions::expecting(stored.rev()),
+    ));
+    match attempt {
+        Err(PutRulesError::Refused(refusal)) => {
+            println!("refused: {refusal}");
+            println!("on the wire: {}", serde_json::to_string(&refusal)?);
+        }
+        other => println!("unexpected: {other:?}"),
+    }
+    assert_eq!(
+        store.get("session-7", None),
+        Some(stored.clone()),
+        "nothing was stored"
+    );
+
+    // An operator (the host froze the flag from a verified principal) may loosen.
+    let loosened = embassy_futures::block_on(store.put_rules(
+        "session-7",
+        None,
+        widened,
+        PutRulesOptions::expecting(stored.rev()).as_operator(),
+    ))
+    .expect("an operator may loosen");
+    println!("operator write: {}", serde_json::to_string(&loosened)?);
+    Ok(())
+}
+
+/// Section 9: a turn crashed after its assistant message was persisted and before two of its
+/// three tool results were. On wake, the host reconciles the branch before the next turn: each
+/// orphan call gets a synthetic interrupted result (no tool runs again), tuned by the tool's
+/// effect, and the report says what to announce. A second reconciliation has nothing to do.
+fn reconcile_on_wake() -> Result<(), serde_json::Error> {
+    println!("== reconcile on wake");
+    let base = |id: &str| BaseMessage {
+        id: id.to_string(),
+        timestamp: "2026-05-01T11:59:00.000Z".to_string(),
+        state: MessageState::Complete,
+        metadata: None,
+    };
+    let call = |id: &str, tool: &str| ToolCall {
+        id: id.to_string(),
+        function: ToolCallFunction {
+            name: tool.to_string(),
+            arguments: "{}".to_string(),
+        },
+    };
+    // The persisted branch: the read's result was flushed, then the process died.
+    let mut branch = vec![
+        UniversalMessage::User(UserMessage {
+            base: base("e1"),
+            content: "update the changelog and deploy".to_string(),
+            parts: None,
+            name: None,
+        }),
+        UniversalMessage::Assistant(AssistantMessage {
+            base: base("e2"),
+            content: None,
+            parts: None,
+            tool_calls: Some(vec![
+                call("call_read", "read_file"),
+                call("call_write", "write_file"),
+                call("call_deploy", "deploy"),
+            ]),
+        }),
+        UniversalMessage::Tool(ToolMessage {
+            base: base("e3"),
+            content: "# Changelog".to_string(),
+            parts: None,
+            tool_call_id: "call_read".to_string(),
+            name: Some("read_file".to_string()),
+        }),
+    ];
+
+    // What the host knows on wake: its tools' effects (`deploy` is not described, so it counts
+    // as a write). Which calls had started died with the process, so none is said to be safe.
+    let effects = std::collections::BTreeMap::from([
+        ("read_file", ToolEffect::Read),
+        ("write_file", ToolEffect::Write),
+    ]);
+    let inputs = ReconcileInputs::new().with_tool_effects(&effects);
+    let now_ms = 1_777_636_800_000; // 2026-05-01T12:00:00Z, from the host's clock
+    let mut next_entry = branch.len();
+    let reconciliation = reconcile_interrupted_session(&branch, &inputs, now_ms, |_orphan| {
+        next_entry += 1;
+        format!("e{next_entry}")
+    })
+    .expect("a well-formed branch");
+
+    for recovered in &reconciliation.report().recovered {
+        println!(
+            "closed {} ({}) as {} in entry {}: {}",
+            recovered.tool_call_id,
+            recovered.tool_name,
+            recovered.error_kind,
+            recovered.entry_id,
+            recovered.text
+        );
+    }
+    println!(
+        "report: {}",
+        serde_json::to_string(reconciliation.report())?
+    );
+    let (append, _report, result_orphans) = reconciliation.into_parts();
+    assert!(result_orphans.is_empty());
+    for result in &append {
+        // The kind is on the message too: nobody parses the text.
+        assert!(reconciled_error_kind(result).is_some());
+    }
+    branch.extend(append.into_iter().map(UniversalMessage::Tool));
+
+    let again = reconcile_interrupted_session(&branch, &inputs, now_ms, |_| String::from("unused"))
+        .expect("a well-formed branch");
+    println!(
+        "reconciling again appends {} result(s)",
+        again.append().len()
+    );
+    Ok(())
 }

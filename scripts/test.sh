@@ -80,7 +80,7 @@ cargo test --all-features
 step "compile-fail cases per feature set"
 cargo test --no-default-features --test isolation
 for feature in analytics tui agent-core command execution agent-core,analytics,command,execution session \
-    transport transport-runtime; do
+    transport transport-runtime session-mobility policy reconcile; do
     cargo test --no-default-features --features "$feature" --test isolation
 done
 

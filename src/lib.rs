@@ -20,12 +20,15 @@
 //! | 0 | `execution` | `execution` | `agent_core` |
 //! | 0 | `transport` | `transport` | `agent_core` |
 //! | 1 | `session` | `session` | `agent_core`, `command`, `execution`, `analytics` |
+//! | 2 | `session_mobility` | `session-mobility` | `session` and what it names |
 //!
 //! Runtime pieces live under [`runtime`] (when one is enabled), each behind its own feature:
 //!
 //! | module | feature | implements |
 //! |---|---|---|
 //! | `runtime::turn_queue` | `turn-queue` | the co-drive turn queue and its turn handles (`session`) |
+//! | `runtime::policy` | `policy` | per-session permission rules, their store and enforcement (`agent_core`) |
+//! | `runtime::reconcile` | `reconcile` | closing interrupted tool calls on wake (`agent_core`) |
 //! | `runtime::transport` | `transport-runtime` | the lifecycle guard and registry, payload channels, admission (`transport`) |
 //!
 //! There are no root re-exports: every path names its family
@@ -57,10 +60,17 @@ pub mod command;
 pub mod execution;
 #[cfg(feature = "session")]
 pub mod session;
+#[cfg(feature = "session-mobility")]
+pub mod session_mobility;
 #[cfg(feature = "transport")]
 pub mod transport;
 #[cfg(feature = "tui")]
 pub mod tui;
 
-#[cfg(any(feature = "turn-queue", feature = "transport-runtime"))]
+#[cfg(any(
+    feature = "turn-queue",
+    feature = "transport-runtime",
+    feature = "policy",
+    feature = "reconcile"
+))]
 pub mod runtime;

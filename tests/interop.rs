@@ -374,6 +374,15 @@ fn session_interaction_readers() {
     );
 }
 
+// The session-mobility vectors: handoff (ownership, offer, orchestration) and peer (authority,
+// predicates), each with its golden fixtures.
+#[cfg(feature = "session-mobility")]
+#[path = "interop/handoff.rs"]
+mod handoff;
+#[cfg(feature = "session-mobility")]
+#[path = "interop/peer.rs"]
+mod peer;
+
 // The transport vectors, one part per vector file (each part uses the helpers above).
 #[cfg(feature = "transport-runtime")]
 #[path = "interop/payload_channels.rs"]

@@ -13,6 +13,9 @@
 //! cargo test --no-default-features --features session --test isolation
 //! cargo test --no-default-features --features transport --test isolation
 //! cargo test --no-default-features --features transport-runtime --test isolation
+//! cargo test --no-default-features --features session-mobility --test isolation
+//! cargo test --no-default-features --features policy --test isolation
+//! cargo test --no-default-features --features reconcile --test isolation
 //! cargo test --all-features --test isolation
 //! ```
 //!
@@ -32,8 +35,11 @@ const FAMILIES: &[(&str, bool)] = &[
     ("command", cfg!(feature = "command")),
     ("execution", cfg!(feature = "execution")),
     ("session", cfg!(feature = "session")),
+    ("session-mobility", cfg!(feature = "session-mobility")),
     ("transport", cfg!(feature = "transport")),
     ("transport-runtime", cfg!(feature = "transport-runtime")),
+    ("policy", cfg!(feature = "policy")),
+    ("reconcile", cfg!(feature = "reconcile")),
 ];
 
 /// The compile-fail folder and reachability cases of each feature set that has cases.
@@ -87,6 +93,31 @@ const SETS: &[(&[&str], &str, &[&str])] = &[
             "tests/ui/reach/transport.rs",
             "tests/ui/reach/transport_runtime.rs",
         ],
+    ),
+    (
+        &[
+            "agent-core",
+            "analytics",
+            "command",
+            "execution",
+            "session",
+            "session-mobility",
+        ],
+        "tests/ui/only_session_mobility/*.rs",
+        &[
+            "tests/ui/reach/session.rs",
+            "tests/ui/reach/session_mobility.rs",
+        ],
+    ),
+    (
+        &["agent-core", "policy"],
+        "tests/ui/only_policy/*.rs",
+        &["tests/ui/reach/policy.rs"],
+    ),
+    (
+        &["agent-core", "reconcile"],
+        "tests/ui/only_reconcile/*.rs",
+        &["tests/ui/reach/reconcile.rs"],
     ),
 ];
 

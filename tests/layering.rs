@@ -27,7 +27,11 @@ const EDGES: &[(&str, &[&str])] = &[
     ("transport",  &["agent_core"]),
     // layer 1
     ("session",    &["agent_core", "command", "execution", "analytics"]),
+    // layer 2
+    ("session_mobility", &["agent_core", "command", "execution", "analytics", "session"]),
     // runtime pieces
+    ("runtime::policy",     &["agent_core"]),
+    ("runtime::reconcile",  &["agent_core"]),
     ("runtime::transport",  &["agent_core", "transport"]),
     ("runtime::turn_queue", &["agent_core", "analytics", "command", "execution", "session"]),
 ];

@@ -4,6 +4,10 @@
 //! a socket, a file or an entropy source; synchronisation is generic over embassy-sync's
 //! `RawMutex`, and no `Send` bound is forced on anyone.
 
+#[cfg(feature = "policy")]
+pub mod policy;
+#[cfg(feature = "reconcile")]
+pub mod reconcile;
 #[cfg(feature = "transport-runtime")]
 pub mod transport;
 #[cfg(feature = "turn-queue")]

@@ -1,0 +1,4 @@
+//! With only `reconcile`, the policy piece does not exist.
+use agent_interface::runtime::policy;
+
+fn main() {}

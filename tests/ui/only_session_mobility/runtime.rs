@@ -1,0 +1,4 @@
+//! With `session-mobility` on, no runtime piece exists: the family has no runtime dependency.
+use agent_interface::runtime;
+
+fn main() {}

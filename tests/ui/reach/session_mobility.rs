@@ -1,0 +1,10 @@
+//! With `session-mobility`, the family and the session vocabulary it names are reachable.
+use agent_interface::session::DriverId;
+use agent_interface::session_mobility::{HandoffPhase, MeshCapability, source_retains_authority};
+
+fn main() {
+    assert!(source_retains_authority(HandoffPhase::Staged));
+    assert!(!source_retains_authority(HandoffPhase::Committed));
+    let _ = MeshCapability::Observe;
+    let _: DriverId = String::from("peer:laptop");
+}
