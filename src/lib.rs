@@ -50,6 +50,9 @@ extern crate alloc;
 #[macro_use]
 mod literal;
 
+#[cfg(any(feature = "session", feature = "reconcile"))]
+mod instant;
+
 #[cfg(feature = "agent-core")]
 pub mod agent_core;
 #[cfg(feature = "analytics")]

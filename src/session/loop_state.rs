@@ -40,6 +40,7 @@
 //!   text was not recovered), leaves `message` out of `stopped`, and reports a refused stop as
 //!   `failed` with the refusal's text.
 
+use crate::instant::format_instant;
 use alloc::format;
 use alloc::string::{String, ToString};
 use core::fmt;
@@ -625,10 +626,6 @@ pub fn stop_waiting_loop(
 
 // ---- instants: milliseconds since the epoch <-> ISO-8601 (proleptic Gregorian, UTC) ----
 
-const MS_PER_DAY: u64 = 86_400_000;
-/// 9999-12-31T23:59:59.999Z, the last instant a four-digit year can write.
-const LAST_INSTANT_MS: u64 = 253_402_300_799_999;
-
 /// `now_ms + delay`, written as an instant.
 fn instant_after(now_ms: u64, delay: LoopDelay) -> Result<String, LoopRefusal> {
     now_ms
@@ -646,35 +643,6 @@ const fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
     let doy = (153 * mp + 2) / 5 + day - 1;
     let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
     era * 146_097 + doe - 719_468
-}
-
-/// The civil date of a day count since 1970-01-01 (H. Hinnant's `civil_from_days`).
-const fn civil_from_days(days: i64) -> (i64, i64, i64) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + if month <= 2 { 1 } else { 0 };
-    (year, month, day)
-}
-
-/// Writes `ms` as `YYYY-MM-DDTHH:MM:SS.sssZ`; `None` after year 9999.
-fn format_instant(ms: u64) -> Option<String> {
-    if ms > LAST_INSTANT_MS {
-        return None;
-    }
-    let days = i64::try_from(ms / MS_PER_DAY).ok()?;
-    let (year, month, day) = civil_from_days(days);
-    let in_day = ms % MS_PER_DAY;
-    let (hour, minute) = (in_day / 3_600_000, in_day / 60_000 % 60);
-    let (second, milli) = (in_day / 1000 % 60, in_day % 1000);
-    Some(format!(
-        "{year:04}-{month:02}-{day:02}T{hour:02}:{minute:02}:{second:02}.{milli:03}Z"
-    ))
 }
 
 /// Reads `YYYY-MM-DDTHH:MM:SS[.f…]` followed by `Z` or `±HH:MM` as milliseconds since the epoch

@@ -11,11 +11,11 @@ use crate::agent_core::{
 };
 
 use super::effect::{ToolCallIds, ToolEffect, ToolEffects};
-use super::instant::{LAST_INSTANT_MS, format_instant};
 use super::orphan::{
     CallOrphan, OrphanToolCall, ResultOrphan, TranscriptError, find_orphan_tool_calls,
 };
 use super::report::{ReconcileReport, ReconciledErrorKind, RecoveredOrphan};
+use crate::instant::{LAST_INSTANT_MS, format_instant};
 
 /// The metadata key that marks a synthetic result as an error (`true`).
 const IS_ERROR: &str = "isError";

@@ -136,7 +136,6 @@
 mod close;
 mod effect;
 mod index;
-mod instant;
 mod orphan;
 mod report;
 

@@ -1,12 +1,14 @@
 //! Milliseconds since the epoch written as the ISO-8601 instant a message's `timestamp` carries
 //! (`YYYY-MM-DDTHH:MM:SS.sssZ`, UTC, proleptic Gregorian: what JavaScript's `toISOString` prints).
+//! Crate-private support shared by the session family's loops and the reconcile piece; it names
+//! no family.
 
 use alloc::format;
 use alloc::string::String;
 
-const MS_PER_DAY: u64 = 86_400_000;
+pub(crate) const MS_PER_DAY: u64 = 86_400_000;
 /// 9999-12-31T23:59:59.999Z, the last instant a four-digit year can write.
-pub(super) const LAST_INSTANT_MS: u64 = 253_402_300_799_999;
+pub(crate) const LAST_INSTANT_MS: u64 = 253_402_300_799_999;
 
 /// The civil date (year, month, day) of a day count since 1970-01-01, after Howard Hinnant's
 /// `civil_from_days`; only ever called with non-negative counts.
@@ -24,7 +26,7 @@ const fn civil_from_days(days: u64) -> (u64, u64, u64) {
 }
 
 /// Writes `ms` as `YYYY-MM-DDTHH:MM:SS.sssZ`; `None` after year 9999.
-pub(super) fn format_instant(ms: u64) -> Option<String> {
+pub(crate) fn format_instant(ms: u64) -> Option<String> {
     if ms > LAST_INSTANT_MS {
         return None;
     }
