@@ -46,6 +46,18 @@ use agent_interface::runtime::policy::{
 use agent_interface::runtime::reconcile::{
     ReconcileInputs, ToolEffect, reconcile_interrupted_session, reconciled_error_kind,
 };
+use agent_interface::runtime::record_store::{
+    AeadSeal, FileMedium, FileRecordStore, KeyId, KeyRole, Keyring, RecordMedium, RecordStore,
+    Unsealed, WriterId,
+};
+use agent_interface::runtime::session_cache::{
+    AcquireOptions, Acquisition, ForkOwner, IdKind, OwnerRow, Registration, SessionCache,
+    SessionCacheConfig, StoreDurability,
+};
+use agent_interface::runtime::shared_memory::{
+    InMemorySharedMemory, NeverCancelled, SharedMemoryFixture, SharedMemoryProvider,
+    SharedMemoryState, SharedMemoryStoreFixture, SharedMemoryStoreInfo,
+};
 use agent_interface::runtime::transport::rand_core::{TryCryptoRng, TryRng};
 use agent_interface::runtime::transport::{
     BoundTransport, InMemoryRunner, InMemoryService, PayloadChannelRegistry, TransportRegistration,
@@ -53,7 +65,9 @@ use agent_interface::runtime::transport::{
 };
 use agent_interface::runtime::turn_queue::{Settled, TurnQueue};
 use agent_interface::session::{
-    InteractiveSessionRecord, SessionRecordDecodeIssue, SessionRecordDecodeOutcome,
+    ContentProvenance, InteractiveSessionRecord, InteractiveSessionStore, LoadPurpose, SaveOutcome,
+    SavePurpose, SaveRefusal, SessionLoadOutcome, SessionRecordDecodeIssue,
+    SessionRecordDecodeOutcome,
 };
 use agent_interface::session_mobility::{
     AssembleOutcome, HandoffAssembler, HandoffCarrier, HandoffChunkFrame, HandoffDestination,
@@ -70,6 +84,7 @@ use agent_interface::tui::{
     TuiPickerItem,
 };
 
+use embassy_futures::block_on;
 use embassy_sync::blocking_mutex::raw::NoopRawMutex;
 
 fn main() -> Result<(), serde_json::Error> {
@@ -84,6 +99,13 @@ fn main() -> Result<(), serde_json::Error> {
     handoff()?;
     session_rules()?;
     reconcile_on_wake()?;
+    // The stores write to a directory of their own, removed at the end.
+    let dir = std::env::temp_dir().join(format!("session-host-{}", std::process::id()));
+    file_store(&dir);
+    sealed_locked_record(&dir);
+    session_cache(&dir);
+    std::fs::remove_dir_all(&dir).expect("the example's directory goes");
+    shared_memory()?;
     Ok(())
 }
 
@@ -442,19 +464,19 @@ fn transports() -> Result<(), serde_json::Error> {
     registry
         .register(TransportRegistration::runner(&headless))
         .expect("unique name");
-    embassy_futures::block_on(registry.start_all()).expect("both start");
+    block_on(registry.start_all()).expect("both start");
     println!("started: {:?}", registry.names());
 
     // The runner's work ends; the host reports how, as the TypeScript SDK would read it.
     headless
         .adapter()
         .complete(Ok(TransportRunOutcome::Succeeded));
-    let records = embassy_futures::block_on(registry.wait_for_completion()).expect("no fault");
+    let records = block_on(registry.wait_for_completion()).expect("no fault");
     println!("completion: {}", serde_json::to_string(&records)?);
-    let failure = embassy_futures::block_on(registry.wait_for_failure()).expect("no fault");
+    let failure = block_on(registry.wait_for_failure()).expect("no fault");
     println!("first failure: {failure:?}");
 
-    let stopped = embassy_futures::block_on(registry.stop_all());
+    let stopped = block_on(registry.stop_all());
     println!("stopped cleanly: {}", stopped.is_clean());
     Ok(())
 }
@@ -774,7 +796,7 @@ fn handoff() -> Result<(), serde_json::Error> {
             println!("inventory: {}", serde_json::to_string(item)?);
         }
     }
-    let pushed = embassy_futures::block_on(laptop.transfer()).expect("the carrier is up");
+    let pushed = block_on(laptop.transfer()).expect("the carrier is up");
     println!(
         "pushed, phase {}, laptop authoritative: {}",
         pushed.phase,
@@ -797,7 +819,7 @@ fn handoff() -> Result<(), serde_json::Error> {
         };
         println!("desktop: {}", report.state);
     }
-    let report = embassy_futures::block_on(desktop.commit()).expect("the ports answer");
+    let report = block_on(desktop.commit()).expect("the ports answer");
     println!("desktop after commit: {}", report.state);
     let ack = desktop
         .acknowledgement()
@@ -835,13 +857,9 @@ fn session_rules() -> Result<(), serde_json::Error> {
         ..SessionPermissionRules::default()
     };
     // A first write has no prior rules, so it only narrows; the store normalises and stamps rev 1.
-    let stored = embassy_futures::block_on(store.put_rules(
-        "session-7",
-        None,
-        narrowed,
-        PutRulesOptions::expecting(0),
-    ))
-    .expect("a first write only narrows");
+    let stored =
+        block_on(store.put_rules("session-7", None, narrowed, PutRulesOptions::expecting(0)))
+            .expect("a first write only narrows");
     println!("stored: {}", serde_json::to_string(&stored)?);
 
     let calls = [
@@ -871,7 +889,7 @@ fn session_rules() -> Result<(), serde_json::Error> {
         allow_dirs: Some(vec!["/work/project/src/../..".into()]),
         ..stored.rules.clone()
     };
-    let attempt = embassy_futures::block_on(store.put_rules(
+    let attempt = block_on(store.put_rules(
         "session-7",
         None,
         widened.clone(),
@@ -891,7 +909,7 @@ fn session_rules() -> Result<(), serde_json::Error> {
     );
 
     // An operator (the host froze the flag from a verified principal) may loosen.
-    let loosened = embassy_futures::block_on(store.put_rules(
+    let loosened = block_on(store.put_rules(
         "session-7",
         None,
         widened,
@@ -991,5 +1009,290 @@ fn reconcile_on_wake() -> Result<(), serde_json::Error> {
         "reconciling again appends {} result(s)",
         again.append().len()
     );
+    Ok(())
+}
+
+/// Section 12: session records persisted to a directory. A resume read claims the id, a second
+/// process over the same directory is refused until the first releases it, and a damaged record
+/// is reported (with its workspace, read best-effort) and never written over.
+fn file_store(dir: &std::path::Path) {
+    println!("== session records in a directory");
+    // A writer id names something the host can check after a crash (here: this process), so
+    // it can tell a dead writer's marker and recover it (`recover_writer`).
+    let writer = |name: &str| {
+        WriterId::new(format!("{name}:{}", std::process::id())).expect("short, no control chars")
+    };
+    let open = || FileMedium::open(dir).expect("the directory opens (created when missing)");
+    let first = FileRecordStore::new(open(), Unsealed, writer("first"));
+    let record = InteractiveSessionRecord::new(
+        "demo-1",
+        "/work/demo",
+        "2026-01-01T00:00:00.000Z",
+        "2026-01-01T00:00:00.000Z",
+    );
+
+    // The resume read claims the id (a marker beside the record), then the session saves.
+    let fresh = block_on(first.load("demo-1", LoadPurpose::Resume)).expect("the disk answers");
+    assert_eq!(fresh, SessionLoadOutcome::Missing);
+    let saved = block_on(first.save(&record, SavePurpose::Run, ContentProvenance::Session));
+    assert_eq!(saved.expect("the disk answers"), SaveOutcome::Saved);
+
+    // Another process over the same directory never opens a second writer...
+    let second = FileRecordStore::new(open(), Unsealed, writer("second"));
+    let refused = block_on(second.load("demo-1", LoadPurpose::Resume));
+    println!(
+        "while the first store holds it: {}",
+        refused.expect_err("has a writer")
+    );
+    // ...until the first lets go; then it resumes what the first wrote.
+    block_on(first.release("demo-1")).expect("the disk answers");
+    drop(first);
+    let resumed = block_on(second.load("demo-1", LoadPurpose::Resume)).expect("the disk answers");
+    assert_eq!(resumed.record(), Some(&record));
+    println!("resumed {} in {}", record.id, resumed.cwd().unwrap_or("?"));
+
+    // A record cut short (a copy that broke, a disk that filled): reported corrupt, with the
+    // workspace read best-effort, and never written over by a writer.
+    let damaged = dir.join("demo-2.json");
+    let bytes = br#"{"schemaVersion":1,"record":{"id":"demo-2","cwd":"/work/other","crea"#;
+    std::fs::write(&damaged, bytes).expect("plants a damaged record");
+    let outcome = block_on(second.load("demo-2", LoadPurpose::Probe)).expect("the disk answers");
+    println!(
+        "demo-2 is {} (workspace {:?}): {:?}",
+        outcome.status(),
+        outcome.cwd(),
+        outcome.issues()
+    );
+    assert!(!outcome.permits_overwrite() && !outcome.permits_recovery());
+    let over = InteractiveSessionRecord {
+        id: "demo-2".into(),
+        ..record.clone()
+    };
+    let refused = block_on(second.save(&over, SavePurpose::Run, ContentProvenance::Session));
+    assert_eq!(
+        refused.expect("the disk answers"),
+        SaveOutcome::Refused {
+            reason: SaveRefusal::Unreadable
+        }
+    );
+    assert_eq!(std::fs::read(&damaged).expect("still there"), bytes);
+    println!("demo-2's bytes are unchanged");
+    block_on(second.release("demo-1")).expect("the disk answers");
+}
+
+/// Section 12, continued: a sealed record that no key in this process opens is reported
+/// `locked` with its reason, counted apart in a listing, and left intact.
+fn sealed_locked_record(dir: &std::path::Path) {
+    println!("== a sealed record this process cannot open");
+    let medium = FileMedium::open(dir.join("sealed")).expect("the directory opens");
+    // The host hands the keys in (from its keychain, say); the crate reads none itself.
+    let owner_key = KeyId::new("owner-2026").expect("a valid key id");
+    let mut keys = Keyring::new();
+    keys.add_key(owner_key, KeyRole::Owner, [0x42; 32].into())
+        .expect("one key per id");
+    println!("keyring (material never printed): {keys:?}");
+
+    // The owner's process seals and saves a session, then lets it go.
+    let owner = RecordStore::new(
+        &medium,
+        AeadSeal::new(keys.clone(), ExampleEntropy(11)),
+        WriterId::new("owner-process").expect("a valid writer id"),
+    );
+    let record = InteractiveSessionRecord::new(
+        "sealed-1",
+        "/work/app",
+        "2026-09-24T10:00:00Z",
+        "2026-09-24T10:00:00Z",
+    );
+    let saved = block_on(owner.save(&record, SavePurpose::Run, ContentProvenance::Session))
+        .expect("the directory is writable");
+    assert_eq!(saved, SaveOutcome::Saved);
+    let owned = block_on(owner.load("sealed-1", LoadPurpose::Probe)).expect("readable");
+    println!("the owner's process reads it as: {:?}", owned.owner());
+    block_on(owner.release("sealed-1")).expect("the marker goes");
+
+    // Two other processes over the same files: one knows the key id but its key is locked,
+    // one holds no key at all.
+    let before = block_on(medium.read("sealed-1")).expect("readable");
+    for (name, keyring) in [("keys-locked", keys.locked()), ("keyless", Keyring::new())] {
+        let other = RecordStore::new(
+            &medium,
+            AeadSeal::new(keyring, ExampleEntropy(12)),
+            WriterId::new(name).expect("a valid writer id"),
+        );
+        let outcome = block_on(other.load("sealed-1", LoadPurpose::Resume)).expect("readable");
+        println!(
+            "{name}: load -> {outcome:?} (recovery allowed: {})",
+            outcome.permits_recovery()
+        );
+        let listing = block_on(other.list()).expect("readable");
+        println!(
+            "{name}: the listing shows {} entries; {} locked (an unlock here opens them), {} unopenable",
+            listing.entries.len(),
+            listing.locked_count,
+            listing.unopenable_count
+        );
+        let overwrite = InteractiveSessionRecord {
+            name: Some(String::from("overwritten?")),
+            ..record.clone()
+        };
+        let refused =
+            block_on(other.save(&overwrite, SavePurpose::Run, ContentProvenance::Session))
+                .expect("the directory is writable");
+        println!("{name}: a save over it -> {refused:?}");
+    }
+    let after = block_on(medium.read("sealed-1")).expect("readable");
+    assert_eq!(before, after, "the locked record is left intact");
+    println!("the sealed bytes are unchanged");
+}
+
+/// Section 13: the session cache over the directory store. It forks a session (the copy takes
+/// the committed history and never weaker ownership than the source's), then wakes an
+/// interrupted session: the dangling tool call is closed with a synthetic result and saved back
+/// before the session is handed out.
+fn session_cache(dir: &std::path::Path) {
+    println!("== the session cache: fork, and reconcile on wake");
+    let store = FileRecordStore::new(
+        FileMedium::open(dir.join("cache")).expect("the directory opens"),
+        Unsealed,
+        WriterId::new(format!("cache:{}", std::process::id())).expect("a valid writer id"),
+    );
+    let base = |id: &str| BaseMessage {
+        id: id.to_string(),
+        timestamp: "2026-05-01T11:59:00.000Z".to_string(),
+        state: MessageState::Complete,
+        metadata: None,
+    };
+    let user = UniversalMessage::User(UserMessage {
+        base: base("m1"),
+        content: "write the release notes".to_string(),
+        parts: None,
+        name: None,
+    });
+    let mut source = InteractiveSessionRecord::new(
+        "src",
+        "/work/project",
+        "2026-05-01T11:00:00.000Z",
+        "2026-05-01T11:59:00.000Z",
+    );
+    source.messages = vec![user.clone()];
+    // A crash between persisting the assistant's tool call and its result.
+    let mut interrupted = InteractiveSessionRecord {
+        id: "interrupted".into(),
+        ..source.clone()
+    };
+    interrupted
+        .messages
+        .push(UniversalMessage::Assistant(AssistantMessage {
+            base: base("m2"),
+            content: None,
+            parts: None,
+            tool_calls: Some(vec![ToolCall {
+                id: "call_1".to_string(),
+                function: ToolCallFunction {
+                    name: "write_file".to_string(),
+                    arguments: "{}".to_string(),
+                },
+            }]),
+        }));
+    for record in [&source, &interrupted] {
+        let saved = block_on(store.save(record, SavePurpose::Run, ContentProvenance::Session));
+        assert_eq!(saved.expect("the disk answers"), SaveOutcome::Saved);
+    }
+
+    // The host mints ids (the crate reads no entropy); a directory store is durable, so the
+    // cache forgets on eviction instead of deleting history.
+    let mut next = 0u32;
+    let ids = move |kind: IdKind| {
+        next += 1;
+        match kind {
+            IdKind::Session => format!("fork-{next}"),
+            IdKind::Entry => format!("reconciled-{next}"),
+        }
+    };
+    let config =
+        SessionCacheConfig::for_custom_store("/work/project", Some(StoreDurability::Durable));
+    let cache = SessionCache::new(store, ids, config);
+    let now_ms = 1_777_636_800_000; // 2026-05-01T12:00:00Z, from the host's clock
+
+    // Fork: alice owns the source, so the fork is hers too, whatever owner the caller names.
+    cache.register("src", Registration::Principal("alice".into()));
+    let fork_id = block_on(cache.fork("src", ForkOwner::Principal("mallory".into()), now_ms))
+        .expect("the store answers")
+        .expect("the source exists");
+    assert_eq!(cache.owner_of(&fork_id), OwnerRow::Owned("alice".into()));
+    let fork = block_on(cache.acquire(Some(&fork_id), true, now_ms + 1)).expect("resumes");
+    println!(
+        "forked `src` into `{fork_id}` ({} message(s), owner {:?})",
+        fork.session.record().messages.len(),
+        cache.owner_of(&fork_id),
+    );
+
+    // Wake: the tools' effects are known; which calls had started is not (the process died).
+    let effects = std::collections::BTreeMap::from([("write_file", ToolEffect::Write)]);
+    let options = AcquireOptions::new()
+        .require_existing()
+        .with_reconcile(ReconcileInputs::new().with_tool_effects(&effects));
+    let woken =
+        block_on(cache.acquire_with(Some("interrupted"), &options, now_ms + 2)).expect("resumes");
+    if let Acquisition::Resumed { recovered, .. } = &woken.how {
+        for orphan in &recovered.recovered {
+            println!(
+                "closed interrupted call `{}` ({}) as {} with entry `{}`",
+                orphan.tool_call_id, orphan.tool_name, orphan.error_kind, orphan.entry_id
+            );
+        }
+    }
+    // The reconcile was saved: waking again (after dropping the cached view) recovers nothing.
+    cache.forget("interrupted");
+    let again =
+        block_on(cache.acquire_with(Some("interrupted"), &options, now_ms + 3)).expect("resumes");
+    assert!(
+        matches!(again.how, Acquisition::Resumed { ref recovered, .. } if recovered.recovered.is_empty())
+    );
+    // A missing id with `require_existing` fails loudly instead of starting an empty session.
+    let gone = block_on(cache.acquire(Some("gone"), true, now_ms + 4));
+    println!(
+        "acquire `gone` (must exist): {}",
+        gone.expect_err("not found")
+    );
+    let recent: Vec<String> = cache.list().into_iter().map(|s| s.session_id).collect();
+    println!("recent sessions, newest first: {recent:?}");
+}
+
+/// Section 14: the read-only shared-memory seam, over an in-memory provider.
+fn shared_memory() -> Result<(), serde_json::Error> {
+    println!("== shared memory (read-only seam)");
+    let contents = SharedMemoryFixture::new(
+        SharedMemoryState {
+            revision: 3,
+            taken_at_ms: Some(1_700_000_000_000),
+        },
+        [SharedMemoryStoreFixture::new(
+            SharedMemoryStoreInfo {
+                description: Some("conventions the team agreed on".into()),
+                ..SharedMemoryStoreInfo::new("team")
+            },
+            [
+                ("style/indent", "4 spaces"),
+                ("style/quotes", "double"),
+                ("owner", "alice"),
+            ],
+        )],
+    )
+    .expect("store ids and keys are non-empty and unique");
+    let memory = InMemorySharedMemory::new(contents);
+    let snapshot = block_on(memory.snapshot(&NeverCancelled)).expect("not cancelled");
+    println!("snapshot: {}", serde_json::to_string(&snapshot)?);
+    let style =
+        block_on(memory.read_prefix("team", "style/", &NeverCancelled)).expect("not cancelled");
+    println!("under style/: {}", serde_json::to_string(&style)?);
+    // Absence is a value, never an error.
+    let missing = block_on(memory.read_entry("team", "deadline", &NeverCancelled));
+    println!("team/deadline: {missing:?}");
+    // The host cancels through its own signal; a cancelled read returns no part of its answer.
+    let cancel = core::cell::Cell::new(true);
+    let cancelled = block_on(memory.read_prefix("team", "", &cancel));
+    println!("cancelled read: {cancelled:?}");
     Ok(())
 }

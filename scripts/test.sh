@@ -52,7 +52,13 @@ RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --all-features
 # ---------------------------------------------------------------- isolation
 for target in "${BARE_TARGETS[@]}"; do
     step "cargo hack: each feature alone on $target (no dev-deps)"
-    cargo hack check --each-feature --no-dev-deps --target "$target"
+    # std and the file medium need an operating system: they are checked on the host below.
+    cargo hack check --each-feature --no-dev-deps --target "$target" --exclude-features std,record-store-fs
+done
+
+step "the std-only pieces alone on the host: std, record-store-fs"
+for feature in std record-store-fs; do
+    cargo check --no-default-features --features "$feature"
 done
 
 step "cargo tree: analytics alone and tui alone pull in no crate"
@@ -65,6 +71,13 @@ for feature in analytics tui; do
     fi
     echo "only $feature: $tree"
 done
+
+step "cargo tree: a record store that never seals pulls in no cryptography"
+tree=$(cargo tree -e normal --no-default-features --features record-store --prefix none)
+if printf '%s\n' "$tree" | grep -E '^(chacha20poly1305|sha2|rand_core) '; then
+    echo "with only 'record-store', the sealing dependencies are in the tree" >&2
+    exit 1
+fi
 
 step "cargo tree: the transport contracts pull in neither subtle nor rand_core"
 tree=$(cargo tree -e normal --no-default-features --features transport --prefix none)
@@ -80,12 +93,13 @@ cargo test --all-features
 step "compile-fail cases per feature set"
 cargo test --no-default-features --test isolation
 for feature in analytics tui agent-core command execution agent-core,analytics,command,execution session \
-    transport transport-runtime session-mobility policy reconcile; do
+    transport transport-runtime session-mobility policy reconcile record-store record-store-fs sealing \
+    session-cache shared-memory; do
     cargo test --no-default-features --features "$feature" --test isolation
 done
 
 step "main example"
-cargo run --quiet --example session_host --features full >/dev/null
+cargo run --quiet --example session_host --features full,record-store-fs >/dev/null
 
 # ---------------------------------------------------------------- wasm32
 step "tests on wasm32-wasip1 under node's WASI"
@@ -93,19 +107,35 @@ CARGO_TARGET_WASM32_WASIP1_RUNNER="node --no-warnings $ROOT/tools/wasi-run.mjs" 
     cargo test --target wasm32-wasip1 --no-default-features --features full,testing --tests
 
 # ---------------------------------------------------------------- firmware
-step "firmware tests on a Cortex-M3 (lm3s6965evb) under QEMU"
+step "firmware tests on a Cortex-M3 (lm3s6965evb: 256 KiB flash, 64 KiB SRAM) under QEMU"
 (cd firmware && cargo test --release)
 
+# The images that carry a whole record store (the session codec, a store, a seal, a suite) need
+# more than 256 KiB of flash: they require the firmware feature `mps2-an385` and link against a
+# 1 MiB flash / 256 KiB SRAM budget on QEMU's MPS2 AN385, also a Cortex-M3.
+LARGE=$(awk '/^\[\[test\]\]/{name=""} /^name = /{gsub(/"/,"",$3); name=$3}
+    /^required-features = \["mps2-an385"\]/{print name}' firmware/Cargo.toml)
+LARGE_TESTS=()
+for image in $LARGE; do LARGE_TESTS+=(--test "$image"); done
+AN385="timeout 120 qemu-system-arm -cpu cortex-m3 -machine mps2-an385 -nographic -semihosting-config enable=on,target=native -kernel"
+
+step "firmware tests on the large Cortex-M3 board (mps2-an385: 1 MiB flash, 256 KiB SRAM budget)"
+(cd firmware && CARGO_TARGET_THUMBV7M_NONE_EABI_RUNNER="$AN385" cargo test --release --features mps2-an385 "${LARGE_TESTS[@]}")
+
 step "firmware image sizes (thumbv7m-none-eabi, release, opt-level z, lto)"
-(
-    cd firmware
-    cargo test --release --no-run --message-format=json 2>/dev/null |
-        grep -o '"executable":"[^"]*"' | cut -d'"' -f4 | sort |
+image_sizes() {
+    grep -o '"executable":"[^"]*"' | cut -d'"' -f4 | sort |
         while read -r image; do
             name=$(basename "$image" | sed 's/-[0-9a-f]*$//')
             arm-none-eabi-size -A "$image" |
-                awk -v n="$name" '$1==".text"{t=$2} $1==".rodata"{r=$2} END{printf "%-12s .text %7d  .rodata %7d\n", n, t, r}'
+                awk -v n="$name" -v b="$1" '$1==".text"{t=$2} $1==".rodata"{r=$2} END{printf "%-40s %-10s .text %7d  .rodata %7d\n", n, b, t, r}'
         done
+}
+(
+    cd firmware
+    cargo test --release --no-run --message-format=json 2>/dev/null | image_sizes lm3s6965
+    cargo test --release --no-run --features mps2-an385 "${LARGE_TESTS[@]}" --message-format=json 2>/dev/null |
+        image_sizes mps2-an385
 )
 
 step "all checks passed in $((SECONDS - START))s"

@@ -30,6 +30,9 @@
 //! | `runtime::policy` | `policy` | per-session permission rules, their store and enforcement (`agent_core`) |
 //! | `runtime::reconcile` | `reconcile` | closing interrupted tool calls on wake (`agent_core`) |
 //! | `runtime::transport` | `transport-runtime` | the lifecycle guard and registry, payload channels, admission (`transport`) |
+//! | `runtime::record_store` | `record-store` (+ `record-store-fs`, `sealing`) | session record stores: memory, files, sealed (`session`) |
+//! | `runtime::session_cache` | `session-cache` | the TTL session cache, fork, ownership rows, bounded-tail wake (`session`, `runtime::reconcile`) |
+//! | `runtime::shared_memory` | `shared-memory` | the read-only shared-memory provider seam (`agent_core`) |
 //!
 //! There are no root re-exports: every path names its family
 //! (`agent_interface::analytics::UsageSnapshot`).
@@ -46,12 +49,17 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
 
 #[macro_use]
 mod literal;
 
 #[cfg(any(feature = "session", feature = "reconcile"))]
 mod instant;
+
+#[cfg(feature = "testing")]
+pub mod conformance;
 
 #[cfg(feature = "agent-core")]
 pub mod agent_core;
@@ -74,6 +82,9 @@ pub mod tui;
     feature = "turn-queue",
     feature = "transport-runtime",
     feature = "policy",
-    feature = "reconcile"
+    feature = "reconcile",
+    feature = "record-store",
+    feature = "session-cache",
+    feature = "shared-memory"
 ))]
 pub mod runtime;

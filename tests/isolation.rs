@@ -16,6 +16,11 @@
 //! cargo test --no-default-features --features session-mobility --test isolation
 //! cargo test --no-default-features --features policy --test isolation
 //! cargo test --no-default-features --features reconcile --test isolation
+//! cargo test --no-default-features --features record-store --test isolation
+//! cargo test --no-default-features --features record-store-fs --test isolation
+//! cargo test --no-default-features --features sealing --test isolation
+//! cargo test --no-default-features --features session-cache --test isolation
+//! cargo test --no-default-features --features shared-memory --test isolation
 //! cargo test --all-features --test isolation
 //! ```
 //!
@@ -40,6 +45,11 @@ const FAMILIES: &[(&str, bool)] = &[
     ("transport-runtime", cfg!(feature = "transport-runtime")),
     ("policy", cfg!(feature = "policy")),
     ("reconcile", cfg!(feature = "reconcile")),
+    ("record-store", cfg!(feature = "record-store")),
+    ("record-store-fs", cfg!(feature = "record-store-fs")),
+    ("sealing", cfg!(feature = "sealing")),
+    ("session-cache", cfg!(feature = "session-cache")),
+    ("shared-memory", cfg!(feature = "shared-memory")),
 ];
 
 /// The compile-fail folder and reachability cases of each feature set that has cases.
@@ -118,6 +128,74 @@ const SETS: &[(&[&str], &str, &[&str])] = &[
         &["agent-core", "reconcile"],
         "tests/ui/only_reconcile/*.rs",
         &["tests/ui/reach/reconcile.rs"],
+    ),
+    (
+        &[
+            "agent-core",
+            "analytics",
+            "command",
+            "execution",
+            "session",
+            "record-store",
+        ],
+        "tests/ui/only_record_store/*.rs",
+        &[
+            "tests/ui/reach/session.rs",
+            "tests/ui/reach/record_store.rs",
+        ],
+    ),
+    (
+        &[
+            "agent-core",
+            "analytics",
+            "command",
+            "execution",
+            "session",
+            "record-store",
+            "record-store-fs",
+        ],
+        "tests/ui/only_record_store_fs/*.rs",
+        &[
+            "tests/ui/reach/record_store.rs",
+            "tests/ui/reach/record_store_fs.rs",
+        ],
+    ),
+    (
+        &[
+            "agent-core",
+            "analytics",
+            "command",
+            "execution",
+            "session",
+            "record-store",
+            "sealing",
+        ],
+        "tests/ui/only_sealing/*.rs",
+        &[
+            "tests/ui/reach/record_store.rs",
+            "tests/ui/reach/sealing.rs",
+        ],
+    ),
+    (
+        &[
+            "agent-core",
+            "analytics",
+            "command",
+            "execution",
+            "session",
+            "reconcile",
+            "session-cache",
+        ],
+        "tests/ui/only_session_cache/*.rs",
+        &[
+            "tests/ui/reach/reconcile.rs",
+            "tests/ui/reach/session_cache.rs",
+        ],
+    ),
+    (
+        &["agent-core", "shared-memory"],
+        "tests/ui/only_shared_memory/*.rs",
+        &["tests/ui/reach/shared_memory.rs"],
     ),
 ];
 

@@ -9,7 +9,12 @@ use embedded_alloc::LlffHeap as Heap;
 use panic_semihosting as _;
 
 /// Bytes of SRAM given to the heap (the rest of the 64 KiB holds the stack and statics).
+#[cfg(not(feature = "mps2-an385"))]
 const HEAP_BYTES: usize = 40 * 1024;
+/// Bytes of SRAM given to the heap on the large board (the rest of its 256 KiB budget holds the
+/// stack and statics).
+#[cfg(feature = "mps2-an385")]
+const HEAP_BYTES: usize = 192 * 1024;
 
 #[global_allocator]
 static HEAP: Heap = Heap::empty();

@@ -3,6 +3,15 @@
 //! fixture, every case is mandatory, and each lifecycle step races the host's deadline, so a
 //! start, stop or completion that never settles fails instead of hanging (the crate reads no
 //! clock: the fixture's [`deadline`](LifecycleFixture::deadline) is the host's timer).
+//!
+//! The suite has the crate's common shape ([`crate::conformance`]): [`LifecycleCase`] is its
+//! case enum, and it has two declared profiles, services ([`LifecycleCase::SERVICE`]) and
+//! runners ([`LifecycleCase::RUNNER`], every case). [`run_service_lifecycle_case`] and
+//! [`run_runner_lifecycle_case`] run one case on a fresh adapter;
+//! [`run_service_lifecycle_conformance`] and [`run_runner_lifecycle_conformance`] run a
+//! profile's whole table through a [`CaseHarness`] (pass `&mut StopAtFirst` for the default).
+//!
+//! [`CaseHarness`]: crate::conformance::CaseHarness
 
 use core::fmt;
 use core::future::{Future, poll_fn};
@@ -10,6 +19,7 @@ use core::pin::pin;
 use core::task::Poll;
 
 use crate::agent_core::ErrorValue;
+use crate::conformance::{self, CaseHarness, SuiteCase};
 
 use super::{
     TransportAdapter, TransportLifecycleErrorCode, TransportLifecycleKind, TransportRunnerAdapter,
@@ -86,7 +96,7 @@ impl LifecycleCase {
         Self::StoppedReleases,
     ];
 
-    /// Every case a runner must pass.
+    /// Every case a runner must pass: every case of the suite.
     pub const RUNNER: [Self; 7] = [
         Self::KindMatches,
         Self::StartBeforeAttach,
@@ -96,6 +106,12 @@ impl LifecycleCase {
         Self::RestartAfterFreshAttach,
         Self::StoppedReleases,
     ];
+}
+
+/// Every case, in run order (the runner profile's table; services run
+/// [`SERVICE`](LifecycleCase::SERVICE)).
+impl SuiteCase for LifecycleCase {
+    const ALL: &'static [Self] = &Self::RUNNER;
 }
 
 /// The lifecycle call a failure happened in.
@@ -195,36 +211,65 @@ impl fmt::Display for LifecycleConformanceFailure {
 
 impl core::error::Error for LifecycleConformanceFailure {}
 
-/// Runs every service case; the first failure ends the run.
+/// Runs every service case ([`LifecycleCase::SERVICE`]), each on a fresh adapter, through
+/// `harness`.
 ///
 /// # Errors
-/// The first case that failed.
+/// The failure the harness ended the run with (with
+/// [`StopAtFirst`](crate::conformance::StopAtFirst), the first case that failed).
 pub async fn run_service_lifecycle_conformance<S, F: LifecycleFixture<S>>(
     fixture: &mut F,
+    harness: &mut impl CaseHarness<LifecycleCase, LifecycleConformanceFailure>,
 ) -> Result<(), LifecycleConformanceFailure> {
-    for case in LifecycleCase::SERVICE {
-        run_case(fixture, case, TransportLifecycleKind::Service, None).await?;
-    }
-    Ok(())
+    conformance::run_cases(harness, &LifecycleCase::SERVICE, async |case| {
+        run_service_lifecycle_case(fixture, case).await
+    })
+    .await
 }
 
-/// Runs every runner case; the first failure ends the run.
+/// Runs every runner case ([`LifecycleCase::RUNNER`], all of them), each on a fresh adapter,
+/// through `harness`.
 ///
 /// # Errors
-/// The first case that failed.
+/// The failure the harness ended the run with (with
+/// [`StopAtFirst`](crate::conformance::StopAtFirst), the first case that failed).
 pub async fn run_runner_lifecycle_conformance<S, F: RunnerLifecycleFixture<S>>(
     fixture: &mut F,
+    harness: &mut impl CaseHarness<LifecycleCase, LifecycleConformanceFailure>,
 ) -> Result<(), LifecycleConformanceFailure> {
-    for case in LifecycleCase::RUNNER {
-        run_case(
-            fixture,
-            case,
-            TransportLifecycleKind::Runner,
-            Some(complete_and_wait::<S, F>),
-        )
-        .await?;
-    }
-    Ok(())
+    conformance::run_suite(harness, async |case| {
+        run_runner_lifecycle_case(fixture, case).await
+    })
+    .await
+}
+
+/// Runs one case against a fresh service adapter. [`LifecycleCase::CompletionHeldPending`] is
+/// not a service case: run here, it only starts and stops the service.
+///
+/// # Errors
+/// Why the case failed.
+pub async fn run_service_lifecycle_case<S, F: LifecycleFixture<S>>(
+    fixture: &mut F,
+    case: LifecycleCase,
+) -> Result<(), LifecycleConformanceFailure> {
+    run_case(fixture, case, TransportLifecycleKind::Service, None).await
+}
+
+/// Runs one case against a fresh runner adapter.
+///
+/// # Errors
+/// Why the case failed.
+pub async fn run_runner_lifecycle_case<S, F: RunnerLifecycleFixture<S>>(
+    fixture: &mut F,
+    case: LifecycleCase,
+) -> Result<(), LifecycleConformanceFailure> {
+    run_case(
+        fixture,
+        case,
+        TransportLifecycleKind::Runner,
+        Some(complete_and_wait::<S, F>),
+    )
+    .await
 }
 
 /// How the suite drives a runner's completion; `None` for services.

@@ -7,6 +7,7 @@
 use super::*;
 use crate::support::block_on;
 
+use agent_interface::conformance::StopAtFirst;
 use agent_interface::transport::testing::{
     LifecycleCase, run_runner_lifecycle_conformance, run_service_lifecycle_conformance,
 };
@@ -59,21 +60,28 @@ fn lifecycle_conformance_vectors() {
             continue;
         }
         let problem = match case {
-            "conforming-service" => {
-                block_on(run_service_lifecycle_conformance(&mut ServiceFixture))
-                    .err()
-                    .map(|f| f.case)
-            }
-            "conforming-runner" => block_on(run_runner_lifecycle_conformance(&mut RunnerFixture))
-                .err()
-                .map(|f| f.case),
+            "conforming-service" => block_on(run_service_lifecycle_conformance(
+                &mut ServiceFixture,
+                &mut StopAtFirst,
+            ))
+            .err()
+            .map(|f| f.case),
+            "conforming-runner" => block_on(run_runner_lifecycle_conformance(
+                &mut RunnerFixture,
+                &mut StopAtFirst,
+            ))
+            .err()
+            .map(|f| f.case),
             // The reference's fixture declares one kind and implements the other; in Rust the
             // suite is run for the declared kind against an adapter of the other.
             "kind-mismatch" => {
                 let mut wrong = fixtures::fixture::<true>(Defect::None);
-                block_on(run_service_lifecycle_conformance(&mut wrong))
-                    .err()
-                    .map(|f| f.case)
+                block_on(run_service_lifecycle_conformance(
+                    &mut wrong,
+                    &mut StopAtFirst,
+                ))
+                .err()
+                .map(|f| f.case)
             }
             _ => {
                 let defect = match case {

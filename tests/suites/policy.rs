@@ -14,6 +14,7 @@ use core::fmt;
 use core::num::NonZeroU64;
 
 use agent_interface::agent_core::{ErrorValue, ToolCall, ToolCallFunction, Value};
+use agent_interface::conformance::{EveryCase, StopAtFirst, SuiteCase};
 use agent_interface::runtime::policy::testing::{
     PolicyStoreCase, PolicyStoreConformanceFailure, PolicyStoreFixture, PolicyStoreProblem,
     run_policy_store_case, run_policy_store_conformance,
@@ -465,7 +466,10 @@ impl PolicyStoreFixture for BrokenFixture {
 }
 
 fn conformance_of(defect: Defect) -> Result<(), PolicyStoreConformanceFailure> {
-    block_on(run_policy_store_conformance(&mut || FlatStore::new(defect)))
+    block_on(run_policy_store_conformance(
+        &mut || FlatStore::new(defect),
+        &mut StopAtFirst,
+    ))
 }
 
 fn check(rules: &SessionPermissionRules, tool: &str, access: ToolAccess<'_>) -> Verdict {
@@ -1229,9 +1233,10 @@ cases! {
         fn the_in_memory_store_passes_the_conformance_suite() {
             let outcome = block_on(run_policy_store_conformance(
                 &mut InMemorySessionPolicyStore::new,
+                &mut StopAtFirst,
             ));
             assert_eq!(outcome, Ok(()));
-            for case in PolicyStoreCase::ALL {
+            for &case in PolicyStoreCase::ALL {
                 let outcome = block_on(run_policy_store_case(
                     &mut InMemorySessionPolicyStore::new,
                     case,
@@ -1275,6 +1280,33 @@ cases! {
                     "{text}"
                 );
             }
+        }
+
+        fn every_case_harness_reports_each_case_of_the_policy_suite() {
+            let mut every = EveryCase::new();
+            let outcome = block_on(run_policy_store_conformance(
+                &mut InMemorySessionPolicyStore::new,
+                &mut every,
+            ));
+            assert_eq!(outcome, Ok(()));
+            let ran: Vec<PolicyStoreCase> = every.results.iter().map(|(case, _)| *case).collect();
+            assert_eq!(ran, PolicyStoreCase::ALL);
+            assert!(every.all_passed());
+
+            let mut every = EveryCase::new();
+            let outcome = block_on(run_policy_store_conformance(
+                &mut || FlatStore::new(Defect::IgnoresExpectedRev),
+                &mut every,
+            ));
+            assert_eq!(outcome, Ok(()), "EveryCase records failures and goes on");
+            assert_eq!(every.results.len(), PolicyStoreCase::ALL.len());
+            let failed: Vec<PolicyStoreCase> = every.failures().map(|(case, _)| *case).collect();
+            assert!(failed.contains(&PolicyStoreCase::CompareAndSet), "{failed:?}");
+            assert!(
+                every
+                    .result_of(PolicyStoreCase::EmptyStore)
+                    .is_some_and(Result::is_ok)
+            );
         }
 
         fn failures_say_which_check_and_why() {
@@ -1323,8 +1355,11 @@ cases! {
                 *failure.problem,
                 PolicyStoreProblem::Backend(ErrorValue::new("Error", "connection refused"))
             );
-            let failure =
-                block_on(run_policy_store_conformance(&mut BrokenFixture)).expect_err("fails");
+            let failure = block_on(run_policy_store_conformance(
+                &mut BrokenFixture,
+                &mut StopAtFirst,
+            ))
+            .expect_err("fails");
             assert_eq!(failure.case, PolicyStoreCase::EmptyStore);
             assert_eq!(
                 *failure.problem,

@@ -19,18 +19,26 @@ use agent_interface::session::{
     InteractiveSessionStore, LoadPurpose, LockedReason, RaiseOutcome, RecordOwner,
     SESSION_RECORD_SCHEMA_VERSION, SaveOutcome, SavePurpose, SaveRefusal, SessionListEntry,
     SessionLoadOutcome, SessionLoadStatus, SessionRecordDecodeIssue, SessionRecordDecodeOutcome,
-    SessionStoreListing, decode_session_record, encode_session_record,
+    SessionStoreListing, decode_session_record, decode_session_record_by_locating,
+    encode_session_record,
 };
 
 use crate::support::{from_json, golden, rejects, to_json};
+
+#[path = "seeded.rs"]
+mod seeded;
+
+use seeded::Seeded;
 
 // Firmware note: decoding a record links the decoders of every member type (about 215 KB of the
 // Cortex-M3's 256 KiB), encoding adds about 17 KB, and `Debug` of a record about 40 KB more. So
 // each part touches as little as it can: `rules` never decodes or encodes a record, `decoding`
 // never encodes one, only `refusals` (whose `rejects` prints the value it did not expect) formats
 // a record-holding value, and every other part compares with `==` and reports statuses and
-// paths, never whole records. Measured images (thumbv7m, release): record 252 KiB, outcomes
-// 251 KiB, rules 83 KiB, refusals 250 KiB, decoding 229 KiB, codec 246 KiB, store 251 KiB.
+// paths, never whole records. Measured images (thumbv7m, release, .text + .rodata): record
+// 253 KiB, outcomes 252 KiB, rules 84 KiB, refusals 251 KiB, decoding 248 KiB, codec 248 KiB,
+// store 252 KiB. The decoder's fast path is not built for bare metal (see decode.rs), so the
+// equivalence cases compare the locating path with itself there; they bite on hosts and wasm.
 
 const RECORD_FULL: &str = include_str!("../golden/session/records/record_full.json");
 const RECORD_MINIMAL: &str = include_str!("../golden/session/records/record_minimal.json");
@@ -210,6 +218,232 @@ impl XorShift {
             (self.next() % bound as u64) as usize
         }
     }
+}
+
+// ---- fast path against locating path ------------------------------------------------------
+
+/// The members of a random valid record `sess-1`, as (key, JSON value) pairs in written order:
+/// every role of message (tool calls, parts, metadata, unknown members in typed members), the
+/// optional members at random (some as `null`), unknown record members.
+fn random_members(rng: &mut Seeded) -> Vec<(String, String)> {
+    let mut messages = Vec::new();
+    for index in 0..rng.below(4) {
+        let base = format!(
+            r#""id":"m{index}","timestamp":"2026-09-24T10:00:0{index}Z","state":"complete""#
+        );
+        let extra = match rng.below(4) {
+            0 => r#","metadata":{"score":0.25,"tags":["a","b"],"n":-3}"#,
+            1 => {
+                r#","parts":[{"type":"text","text":"hi\n\"there\""},{"type":"image_uri","uri":"file:///a.png"}]"#
+            }
+            2 => r#","x-note":{"kept":[1,2.5,"\u00e9"]}"#,
+            _ => "",
+        };
+        messages.push(match rng.below(4) {
+            0 => format!(r#"{{"role":"user",{base},"content":"Split it.\t\u0041"{extra}}}"#),
+            1 => format!(
+                r#"{{"role":"assistant",{base},"content":null{extra},"toolCalls":[{{"id":"c{index}","type":"function","function":{{"name":"read_file","arguments":"{{\"path\":\"a.rs\"}}","x-ignored":[{{"deep":[null,true]}}]}}}}]}}"#
+            ),
+            2 => format!(r#"{{"role":"system",{base},"content":"Be careful."{extra}}}"#),
+            _ => format!(
+                r#"{{"role":"tool",{base},"content":"fn main() {{}}\n","toolCallId":"c{index}","name":"read_file"{extra}}}"#
+            ),
+        });
+    }
+    let mut members = vec![
+        (s("id"), s(r#""sess-1""#)),
+        (s("cwd"), s(r#""/work/app""#)),
+        (s("createdAt"), s(r#""2026-09-24T10:00:00Z""#)),
+        (s("updatedAt"), s(r#""2026-09-24T10:05:00Z""#)),
+        (s("messages"), format!("[{}]", messages.join(","))),
+    ];
+    let optional: [(&str, &str); 16] = [
+        ("name", r#""parser split""#),
+        (
+            "history",
+            r#"[{"id":"h1","timestamp":"t","category":"chat","type":"user","data":{"text":"Split it.","ratio":0.5,"list":[[],{}]}},{"id":"h2","timestamp":"t","category":"event","type":"tool"}]"#,
+        ),
+        ("systemPrompt", r#""You are careful.""#),
+        (
+            "toolSchemas",
+            r#"[{"name":"read_file","description":"Read a file.","parameters":{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}}]"#,
+        ),
+        (
+            "backgroundTasks",
+            r#"[{"id":"task-5","kind":"process","label":"build","status":"queued","mode":"foreground","parentSessionId":"sess-1","depth":0,"cwd":"/work/app","commandPreview":"cargo build","updatedAt":"2026-09-24T11:00:00Z","unread":false}]"#,
+        ),
+        (
+            "backgroundTaskEvents",
+            r#"[{"type":"background_task_closed","taskId":"task-5"}]"#,
+        ),
+        (
+            "sessionLoops",
+            r#"[{"loopId":"loop-2","instruction":"","useDefaultPrompt":true,"createdAt":"t","expiresAt":"t","revision":5,"generation":3,"phase":"pending","delaySeconds":600,"fallbackUsed":false}]"#,
+        ),
+        (
+            "memoryEvents",
+            r#"[{"type":"memory_retrieved","at":"t","topic":"build commands"}]"#,
+        ),
+        (
+            "usedMemoryReferences",
+            r#"[{"topic":"build","path":"memory/build.md","score":0.87,"truncated":false}]"#,
+        ),
+        (
+            "contextReferences",
+            r#"[{"id":"ref-2","sourcePath":"/a","relativePath":"a","originalReference":"a","loadType":"system","status":"active","byteLength":2048,"loadedAt":"t"}]"#,
+        ),
+        ("sandboxSnapshotId", r#""snap-7""#),
+        (
+            "goal",
+            r#"{"id":"goal-1","objective":"Pass","status":"active","iterations":1,"maxIterations":25,"startedAt":"t","progress":[{"iteration":1,"signal":"continue","reason":"3 fail"}]}"#,
+        ),
+        (
+            "plan",
+            r#"{"id":"plan-1","objective":"Split","steps":[{"id":"s1","description":"Lex","status":"pending"}],"phase":"awaiting-approval","createdAt":"t"}"#,
+        ),
+        (
+            "activeBranch",
+            r#"{"branchId":"branch-2","checkpointId":"turn-0002"}"#,
+        ),
+        ("pinnedBy", r#""alice""#),
+        ("uiState", r#"{"scroll":12.75,"open":[true,false,null]}"#),
+    ];
+    for (key, value) in optional {
+        // Few members at once: the firmware's heap is 40 KiB.
+        match rng.below(4) {
+            0 => members.push((s(key), s(value))),
+            1 if rng.chance(1, 3) => members.push((s(key), s("null"))),
+            _ => {}
+        }
+    }
+    // Shuffle the written order (Fisher-Yates).
+    for index in (1..members.len()).rev() {
+        members.swap(index, rng.below(index as u64 + 1) as usize);
+    }
+    members
+}
+
+/// The stored envelope of `members` (written in order).
+fn envelope_of(members: &[(String, String)]) -> Vec<u8> {
+    let body: Vec<String> = members
+        .iter()
+        .map(|(key, value)| format!("\"{key}\":{value}"))
+        .collect();
+    envelope(&format!("{{{}}}", body.join(",")))
+}
+
+/// Nesting deeper than a parse accepts (128). The Cortex-M3's stack cannot hold a parse that
+/// deep, and the bare-metal build has no fast path to check against, so it nests 20 there.
+#[cfg(not(target_os = "none"))]
+const DEEP: usize = 130;
+#[cfg(target_os = "none")]
+const DEEP: usize = 20;
+
+/// Values a mutation writes: of every JSON type, and the three that a skipped value gets away
+/// with but a parse refuses (a lone surrogate, an overflowing number, deep nesting).
+fn odd_value(rng: &mut Seeded) -> String {
+    match rng.below(10) {
+        0 => s("5"),
+        1 => s(r#""x""#),
+        2 => s("null"),
+        3 => s("[]"),
+        4 => s("{}"),
+        5 => s(r#""\ud800""#),
+        6 => s("1e400"),
+        7 => format!("{}{}", "[".repeat(DEEP), "]".repeat(DEEP)),
+        8 => s(r#""\ud83d\ude00 1e5""#),
+        _ => s("1.5e3"),
+    }
+}
+
+/// Mutates a valid record: a byte, a truncation, a member's value or type, a repeated or an
+/// unknown member (at the record or inside a member), the version.
+fn mutate(rng: &mut Seeded, members: &mut Vec<(String, String)>) -> Vec<u8> {
+    let index = rng.below(members.len() as u64) as usize;
+    match rng.below(8) {
+        0 => {
+            let value = odd_value(rng);
+            if let Some(member) = members.get_mut(index) {
+                member.1 = value;
+            }
+        }
+        1 => {
+            if let Some(member) = members.get(index).cloned() {
+                let value = if rng.chance(1, 2) {
+                    odd_value(rng)
+                } else {
+                    member.1.clone()
+                };
+                let at = rng.below(members.len() as u64 + 1) as usize;
+                members.insert(at, (member.0, value));
+            }
+        }
+        2 => {
+            let key = *rng.pick(&["x-new", "id", "messages", "goal", "name", "history"]);
+            let value = odd_value(rng);
+            members.push((s(key), value));
+        }
+        3 => {
+            // An unknown or repeated member inside a member's object (a message, a tool call,
+            // a goal…): after a random `{` of its value.
+            if let Some(member) = members.get_mut(index) {
+                let opens: Vec<usize> = member.1.match_indices('{').map(|(at, _)| at + 1).collect();
+                if !opens.is_empty() {
+                    let at = *rng.pick(&opens);
+                    let key = *rng.pick(&["x-odd", "id", "role", "timestamp", "name", "type"]);
+                    let value = odd_value(rng);
+                    member.1.insert_str(at, &format!("\"{key}\":{value},"));
+                }
+            }
+        }
+        _ => {}
+    }
+    let mut bytes = envelope_of(members);
+    match rng.below(6) {
+        0 => bytes.truncate(rng.below(bytes.len() as u64) as usize),
+        1 => {
+            let at = rng.below(bytes.len() as u64) as usize;
+            let alphabet = b"{}[]\",:0\\\xffe-";
+            if let Some(byte) = bytes.get_mut(at) {
+                *byte = *rng.pick(alphabet);
+            }
+        }
+        2 => {
+            let version = *rng.pick(&["2", "1.0", "\"1\"", "-1", "1e0", "null"]);
+            let text = String::from_utf8(bytes).expect("the generator writes UTF-8");
+            bytes = text
+                .replacen(
+                    "\"schemaVersion\":1",
+                    &format!("\"schemaVersion\":{version}"),
+                    1,
+                )
+                .into_bytes();
+        }
+        _ => {}
+    }
+    bytes
+}
+
+/// Asserts that the decoder (fast path first) and the locating path alone answer the same.
+fn assert_same_outcome(bytes: &[u8], stored_id: &str, seed: u64, round: u64) -> SessionLoadStatus {
+    let fast = decode_session_record(bytes, stored_id);
+    let located = decode_session_record_by_locating(bytes, stored_id);
+    let status = fast.status();
+    assert!(
+        fast == located,
+        "seed {seed:#x} round {round}: the decoder answers {status:?}, the locating path {:?} \
+         (paths {:?}) for {}",
+        located.status(),
+        match &located {
+            SessionRecordDecodeOutcome::Corrupt { issues, .. } => issues
+                .iter()
+                .map(|issue| issue.path.as_str())
+                .collect::<Vec<_>>(),
+            _ => Vec::new(),
+        },
+        String::from_utf8_lossy(bytes)
+    );
+    status
 }
 
 // ---- a store double over bytes -------------------------------------------------------------
@@ -890,6 +1124,87 @@ cases! {
                 assert_ne!(outcome.status(), SessionLoadStatus::Locked);
             }
             assert!(seen[1] > 100, "the mutations rarely broke the record: {seen:?}");
+        }
+        fn the_fast_path_and_the_locating_path_agree_on_valid_records() {
+            let seed = 0x5EED_0001_u64;
+            let mut rng = Seeded::new(seed);
+            for round in 0..200 {
+                let members = random_members(&mut rng);
+                let bytes = envelope_of(&members);
+                let status = assert_same_outcome(&bytes, "sess-1", seed, round);
+                assert_eq!(status, SessionLoadStatus::Valid, "seed {seed:#x} round {round}");
+                // Under another id the same bytes are corrupt, by both paths alike.
+                let status = assert_same_outcome(&bytes, "sess-9", seed, round);
+                assert_eq!(status, SessionLoadStatus::Corrupt, "seed {seed:#x} round {round}");
+            }
+        }
+
+        fn the_fast_path_and_the_locating_path_agree_on_mutations() {
+            let seed = 0x5EED_0002_u64;
+            let mut rng = Seeded::new(seed);
+            let mut seen = [0_u32; 3];
+            for round in 0..600 {
+                let mut members = random_members(&mut rng);
+                let bytes = mutate(&mut rng, &mut members);
+                let index = match assert_same_outcome(&bytes, "sess-1", seed, round) {
+                    SessionLoadStatus::Valid => 0,
+                    SessionLoadStatus::Corrupt => 1,
+                    _ => 2,
+                };
+                seen[index] += 1;
+            }
+            // The mutations reach every outcome, often.
+            assert!(seen.iter().all(|count| *count > 30), "seed {seed:#x}: {seen:?}");
+        }
+
+        fn what_a_parse_refuses_is_not_valid_even_where_a_decoder_skips_it() {
+            // An unknown member of the active branch is skipped by the typed decoder, but the
+            // stored bytes must still be JSON a parse accepts.
+            let call = |odd: &str| {
+                stored(&format!(
+                    r#""messages":[],"activeBranch":{{"branchId":"b","x-odd":{odd},"checkpointId":"c"}}"#
+                ))
+            };
+            let deep = format!("{}{}", "[".repeat(DEEP), "]".repeat(DEEP));
+            let nines = "9".repeat(400);
+            let mut refused = vec![r#""\ud800""#, "1e400", nines.as_str()];
+            if DEEP > 128 {
+                refused.push(deep.as_str());
+            }
+            for odd in refused {
+                let outcome = load(&call(odd));
+                assert_eq!(corrupt_paths(&outcome), [""], "for {odd}");
+                assert!(outcome.issues()[0].message.contains("not JSON"), "for {odd}");
+            }
+            // What a parse accepts stays valid (through the locating path where the fast one
+            // declines): a surrogate pair, exponents, numbers and nesting within the limits.
+            let levels = if DEEP > 128 { 110 } else { 8 };
+            let nested = format!("{}{}", "[".repeat(levels), "]".repeat(levels));
+            for odd in [r#""\ud83d\ude00""#, "1e300", "-2.5E-3", nested.as_str(), &"9".repeat(299)] {
+                assert_eq!(load(&call(odd)).status(), SessionLoadStatus::Valid, "for {odd}");
+            }
+        }
+
+        fn a_repeated_member_keeps_its_last_value_on_every_path() {
+            let members = [
+                (r#""name":5,"name":"later","messages":[]"#, Some("later")),
+                (r#""name":"first","name":null,"messages":[]"#, None),
+                (r#""messages":7,"name":"n","messages":[]"#, Some("n")),
+            ];
+            for (text, name) in members {
+                let record = load(&stored(text)).into_record().expect("valid");
+                assert_eq!(record.name.as_deref(), name, "{text}");
+            }
+            assert_eq!(corrupt_paths(&load(&stored(r#""name":"ok","messages":[],"name":5"#))), ["record.name"]);
+            // A repeated `record` and `schemaVersion` of the envelope: the last one counts.
+            let twice = br#"{"schemaVersion":2,"record":5,"schemaVersion":1,"record":{"id":"sess-1","cwd":"/w","createdAt":"t","updatedAt":"t","messages":[]}}"#;
+            assert_eq!(load(twice).status(), SessionLoadStatus::Valid);
+            let later = br#"{"record":{"id":"sess-1","cwd":"/w","createdAt":"t","updatedAt":"t","messages":[]},"schemaVersion":3}"#;
+            assert_eq!(load(later).status(), SessionLoadStatus::Unsupported);
+            // A member repeated inside a message: the locating path reads the last one.
+            let message = r#""messages":[{"role":"user","id":"m1","id":"m2","timestamp":"t","state":"complete","content":"hi"}]"#;
+            let record = load(&stored(message)).into_record().expect("valid");
+            assert_eq!(record.messages[0].base().id, "m2");
         }
     }
 

@@ -7,6 +7,7 @@ use core::future::poll_fn;
 use core::task::Poll;
 
 use agent_interface::agent_core::ErrorValue;
+use agent_interface::conformance::StopAtFirst;
 use agent_interface::runtime::transport::{InMemoryRunner, InMemoryService, LifecyclePhase};
 use agent_interface::transport::testing::{
     LifecycleCase, LifecycleFixture, LifecycleProblem, RunnerLifecycleFixture,
@@ -149,16 +150,22 @@ impl RunnerLifecycleFixture<String> for Fixture<true> {
 
 pub fn service_problem(defect: Defect) -> Option<(LifecycleCase, LifecycleProblem)> {
     let mut fixture = fixture::<false>(defect);
-    block_on(run_service_lifecycle_conformance(&mut fixture))
-        .err()
-        .map(|failure| (failure.case, failure.problem))
+    block_on(run_service_lifecycle_conformance(
+        &mut fixture,
+        &mut StopAtFirst,
+    ))
+    .err()
+    .map(|failure| (failure.case, failure.problem))
 }
 
 pub fn runner_problem(defect: Defect) -> Option<(LifecycleCase, LifecycleProblem)> {
     let mut fixture = fixture::<true>(defect);
-    block_on(run_runner_lifecycle_conformance(&mut fixture))
-        .err()
-        .map(|failure| (failure.case, failure.problem))
+    block_on(run_runner_lifecycle_conformance(
+        &mut fixture,
+        &mut StopAtFirst,
+    ))
+    .err()
+    .map(|failure| (failure.case, failure.problem))
 }
 
 /// The reference service under the suite.

@@ -16,6 +16,7 @@ use core::num::NonZeroU8;
 use core::task::Poll;
 
 use agent_interface::agent_core::{ErrorValue, ValueMap};
+use agent_interface::conformance::{EveryCase, StopAtFirst, SuiteCase};
 use agent_interface::runtime::transport::{
     BoundTransport, InMemoryRunner, InMemoryService, InMemoryTransportSettings, LifecycleGuard,
     LifecyclePhase, StartSettled, StopTransition, TransportRegistration, TransportRegistry,
@@ -337,18 +338,39 @@ cases! {
 
         fn reference_adapters_pass_the_suite() {
             let mut service = ServiceFixture;
-            block_on(run_service_lifecycle_conformance(&mut service)).expect("service conforms");
+            block_on(run_service_lifecycle_conformance(&mut service, &mut StopAtFirst)).expect("service conforms");
             let mut runner = RunnerFixture;
-            block_on(run_runner_lifecycle_conformance(&mut runner)).expect("runner conforms");
+            block_on(run_runner_lifecycle_conformance(&mut runner, &mut StopAtFirst)).expect("runner conforms");
             let mut defect_free = fixture::<true>(Defect::None);
-            block_on(run_runner_lifecycle_conformance(&mut defect_free)).expect("conforms");
+            block_on(run_runner_lifecycle_conformance(&mut defect_free, &mut StopAtFirst)).expect("conforms");
             assert_eq!(defect_free.created as usize, LifecycleCase::RUNNER.len(), "a fresh adapter per case");
+        }
+
+        fn each_profile_runs_its_own_table_through_the_harness() {
+            let mut every = EveryCase::new();
+            block_on(run_service_lifecycle_conformance(&mut ServiceFixture, &mut every)).expect("EveryCase goes on");
+            let ran: Vec<LifecycleCase> = every.results.iter().map(|(case, _)| *case).collect();
+            assert_eq!(ran, LifecycleCase::SERVICE);
+            assert!(every.all_passed());
+            let mut every = EveryCase::new();
+            block_on(run_runner_lifecycle_conformance(&mut RunnerFixture, &mut every)).expect("EveryCase goes on");
+            let ran: Vec<LifecycleCase> = every.results.iter().map(|(case, _)| *case).collect();
+            assert_eq!(ran, LifecycleCase::ALL);
+            assert!(every.all_passed());
+            // A runner whose completion settles early fails that case only; the rest still run.
+            let mut defective = fixture::<true>(Defect::CompletionSettlesEarly);
+            let mut every = EveryCase::new();
+            block_on(run_runner_lifecycle_conformance(&mut defective, &mut every)).expect("EveryCase goes on");
+            assert_eq!(every.results.len(), LifecycleCase::ALL.len());
+            let failed: Vec<LifecycleCase> = every.failures().map(|(case, _)| *case).collect();
+            assert_eq!(failed, [LifecycleCase::CompletionHeldPending]);
+            assert_eq!(defective.created as usize, LifecycleCase::ALL.len(), "a fresh adapter per case");
         }
 
         fn kind_mismatch_fails() {
             // A runner-kind adapter run as a service.
             let mut wrong = fixture::<true>(Defect::None);
-            let failure = block_on(run_service_lifecycle_conformance(&mut wrong)).expect_err("mismatch");
+            let failure = block_on(run_service_lifecycle_conformance(&mut wrong, &mut StopAtFirst)).expect_err("mismatch");
             assert_eq!(failure.case, LifecycleCase::KindMatches);
             assert_eq!(failure.problem, LifecycleProblem::KindMismatch {
                 expected: TransportLifecycleKind::Service,

@@ -5,10 +5,12 @@
 //!
 //! - **A fresh store per case**, from the host's [`PolicyStoreFixture`] (a closure returning a
 //!   store is one). A durable backend hands out an empty schema, table or key prefix.
-//! - **Every case is mandatory.** [`run_policy_store_conformance`] runs
-//!   [`PolicyStoreCase::ALL`] and stops at the first failure; there is no skip list, so a
-//!   passing run means every case passed. [`run_policy_store_case`] runs one, for a harness
-//!   that wants one test per case.
+//! - **Every case is mandatory.** [`run_policy_store_conformance`] runs every case
+//!   ([`SuiteCase::ALL`] of [`PolicyStoreCase`]) through a [`CaseHarness`]: with
+//!   [`StopAtFirst`](crate::conformance::StopAtFirst) it stops at the first failure, with
+//!   [`EveryCase`](crate::conformance::EveryCase) it keeps one result per case. There is no
+//!   skip list, so a passing run means every case passed. [`run_policy_store_case`] runs one.
+//!   This is the crate's common suite shape ([`crate::conformance`]).
 //! - **A typed failure** names the case, the check within it, and what went wrong
 //!   ([`PolicyStoreConformanceFailure`]).
 //!
@@ -22,6 +24,7 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use crate::agent_core::ErrorValue;
+use crate::conformance::{self, CaseHarness, SuiteCase};
 
 use super::{
     LoosenReason, PutRulesError, PutRulesOptions, SessionPermissionRules, SessionPolicyError,
@@ -86,9 +89,9 @@ pub enum PolicyStoreCase {
     DeleteBySession,
 }
 
-impl PolicyStoreCase {
-    /// Every case; all are mandatory.
-    pub const ALL: [Self; 11] = [
+/// Every case, in run order; all are mandatory.
+impl SuiteCase for PolicyStoreCase {
+    const ALL: &'static [Self] = &[
         Self::EmptyStore,
         Self::FirstWrite,
         Self::RevisionsGrowByOne,
@@ -195,17 +198,19 @@ impl fmt::Display for PolicyStoreConformanceFailure {
 
 impl core::error::Error for PolicyStoreConformanceFailure {}
 
-/// Runs every case, each on a fresh store; the first failure ends the run.
+/// Runs every case, each on a fresh store, through `harness`.
 ///
 /// # Errors
-/// The first case that failed.
+/// The failure the harness ended the run with (with
+/// [`StopAtFirst`](crate::conformance::StopAtFirst), the first case that failed).
 pub async fn run_policy_store_conformance<F: PolicyStoreFixture>(
     fixture: &mut F,
+    harness: &mut impl CaseHarness<PolicyStoreCase, PolicyStoreConformanceFailure>,
 ) -> Result<(), PolicyStoreConformanceFailure> {
-    for case in PolicyStoreCase::ALL {
-        run_policy_store_case(fixture, case).await?;
-    }
-    Ok(())
+    conformance::run_suite(harness, async |case| {
+        run_policy_store_case(fixture, case).await
+    })
+    .await
 }
 
 /// Runs one case on a fresh store.

@@ -1,0 +1,182 @@
+//! The byte medium a [`RecordStore`](super::RecordStore) keeps records on, and the writer
+//! markers every process over the same medium keeps beside them.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+
+/// Who writes a record: the host's name for one store instance (one process's view of the
+/// medium), written into the writer marker it keeps beside a record it claims.
+///
+/// Never empty and at most [`WriterId::MAX_LEN`] bytes; the host picks something unique per
+/// process and boot (a host name, a process id and a random nonce, for example), since two
+/// processes that share a writer id would each take the other's marker for their own.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct WriterId(String);
+
+/// Why a writer id was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum WriterIdError {
+    /// The id is empty.
+    Empty,
+    /// The id is longer than [`WriterId::MAX_LEN`] bytes.
+    TooLong,
+    /// The id holds a control character (a marker is one line of text).
+    ControlCharacter,
+}
+
+impl fmt::Display for WriterIdError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Empty => "a writer id is never empty",
+            Self::TooLong => "a writer id is at most 256 bytes",
+            Self::ControlCharacter => "a writer id holds no control character",
+        })
+    }
+}
+
+impl core::error::Error for WriterIdError {}
+
+impl WriterId {
+    /// The longest writer id, in bytes.
+    pub const MAX_LEN: usize = 256;
+
+    /// A writer id, checked.
+    ///
+    /// # Errors
+    /// When `id` is empty, too long, or holds a control character.
+    pub fn new(id: impl Into<String>) -> Result<Self, WriterIdError> {
+        let id = id.into();
+        if id.is_empty() {
+            Err(WriterIdError::Empty)
+        } else if id.len() > Self::MAX_LEN {
+            Err(WriterIdError::TooLong)
+        } else if id.chars().any(char::is_control) {
+            Err(WriterIdError::ControlCharacter)
+        } else {
+            Ok(Self(id))
+        }
+    }
+
+    /// The id as text.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for WriterId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.0, f)
+    }
+}
+
+impl fmt::Display for WriterId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// What asking the medium to mark a writer did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WriterMark {
+    /// The marker now names the asking writer (it was absent, or already named it).
+    Marked,
+    /// Another writer's marker is there; nothing changed.
+    HeldBy(WriterId),
+}
+
+/// Where a record store keeps its bytes: one whole byte string per record id, plus one writer
+/// marker per id.
+///
+/// The medium is storage only: it never decodes, seals or decides an outcome. What it must
+/// guarantee is what the store cannot check itself:
+///
+/// - **A write is whole.** After [`write`](Self::write) returns, or fails, or the process dies
+///   in it, a read returns either the prior bytes or the new ones, never a mix.
+/// - **Marking is atomic across processes.** Two stores over the same medium (two processes
+///   over one directory, two replicas over one database) that race to
+///   [`mark_writer`](Self::mark_writer) one id never both get [`WriterMark::Marked`].
+/// - **Ids are the store's.** The store checks ids before they reach the medium (see
+///   [`RecordId`](super::RecordId)), so a medium may map them to file names or keys directly.
+#[allow(async_fn_in_trait)] // No `Send` bound is forced, by design.
+pub trait RecordMedium {
+    /// A failure to reach the storage.
+    type Error: core::error::Error;
+
+    /// The bytes stored under `id`, or `None` when nothing is.
+    async fn read(&self, id: &str) -> Result<Option<Vec<u8>>, Self::Error>;
+
+    /// Replaces whatever is stored under `id` with `bytes`, whole.
+    async fn write(&self, id: &str, bytes: &[u8]) -> Result<(), Self::Error>;
+
+    /// Removes what is stored under `id`; removing nothing is not an error. The writer marker
+    /// is left alone.
+    async fn remove(&self, id: &str) -> Result<(), Self::Error>;
+
+    /// Every id that has bytes stored, in ascending byte order of the id.
+    async fn ids(&self) -> Result<Vec<String>, Self::Error>;
+
+    /// Marks `writer` as the one writer of `id`, unless another writer's marker is there.
+    async fn mark_writer(&self, id: &str, writer: &WriterId) -> Result<WriterMark, Self::Error>;
+
+    /// The writer whose marker is beside `id`, if any.
+    async fn writer(&self, id: &str) -> Result<Option<WriterId>, Self::Error>;
+
+    /// Removes the marker beside `id` if, and only if, it names `writer`; true when it did.
+    async fn unmark_writer(&self, id: &str, writer: &WriterId) -> Result<bool, Self::Error>;
+
+    /// Makes the marker beside `id` name `to` if, and only if, it names `from` now (one atomic
+    /// compare-and-swap: how a lend hands a record to another process without a moment in which
+    /// it has no writer); true when it did.
+    async fn transfer_writer(
+        &self,
+        id: &str,
+        from: &WriterId,
+        to: &WriterId,
+    ) -> Result<bool, Self::Error>;
+}
+
+/// A shared reference to a medium is a medium: two stores in one test (or one process) can sit
+/// over the same storage, as two processes sit over one directory.
+impl<M: RecordMedium> RecordMedium for &M {
+    type Error = M::Error;
+
+    async fn read(&self, id: &str) -> Result<Option<Vec<u8>>, Self::Error> {
+        (**self).read(id).await
+    }
+
+    async fn write(&self, id: &str, bytes: &[u8]) -> Result<(), Self::Error> {
+        (**self).write(id, bytes).await
+    }
+
+    async fn remove(&self, id: &str) -> Result<(), Self::Error> {
+        (**self).remove(id).await
+    }
+
+    async fn ids(&self) -> Result<Vec<String>, Self::Error> {
+        (**self).ids().await
+    }
+
+    async fn mark_writer(&self, id: &str, writer: &WriterId) -> Result<WriterMark, Self::Error> {
+        (**self).mark_writer(id, writer).await
+    }
+
+    async fn writer(&self, id: &str) -> Result<Option<WriterId>, Self::Error> {
+        (**self).writer(id).await
+    }
+
+    async fn unmark_writer(&self, id: &str, writer: &WriterId) -> Result<bool, Self::Error> {
+        (**self).unmark_writer(id, writer).await
+    }
+
+    async fn transfer_writer(
+        &self,
+        id: &str,
+        from: &WriterId,
+        to: &WriterId,
+    ) -> Result<bool, Self::Error> {
+        (**self).transfer_writer(id, from, to).await
+    }
+}

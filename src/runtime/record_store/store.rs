@@ -1,0 +1,813 @@
+//! The one record store ([`RecordStore`]) every medium and seal share: record ids, claims,
+//! lends, held sessions, classification and the store's error.
+
+use alloc::boxed::Box;
+use alloc::collections::BTreeMap;
+use alloc::string::{String, ToString};
+use alloc::vec;
+use core::cell::RefCell;
+use core::fmt;
+
+use crate::session::{
+    ContentProvenance, InteractiveSessionRecord, InteractiveSessionStore, LoadPurpose,
+    LockedReason, RecordDigest, RecordOwner, SaveOutcome, SavePurpose, SaveRefusal,
+    SessionListEntry, SessionLoadOutcome, SessionRecordDecodeIssue, SessionStoreListing,
+    decode_session_record, encode_session_record,
+};
+
+use super::medium::{RecordMedium, WriterId, WriterMark};
+use super::seal::{Opened, RecordSeal, SealError, Unsealed};
+
+/// Why a record id was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum RecordIdError {
+    /// The id is empty.
+    Empty,
+    /// The id is longer than [`RecordId::MAX_LEN`] bytes.
+    TooLong {
+        /// The id's length in bytes.
+        len: usize,
+    },
+    /// The id starts with `.` (a hidden file, `.` or `..` on a file medium).
+    LeadingDot,
+    /// The id holds `..` (harmless in a file name without separators, but refused so that no
+    /// medium has to reason about it, and every medium accepts the same ids).
+    DotDot,
+    /// The byte at `index` is not one of `A-Z a-z 0-9 . _ -`.
+    ForbiddenByte {
+        /// Where the first such byte is.
+        index: usize,
+        /// The byte.
+        byte: u8,
+    },
+}
+
+impl fmt::Display for RecordIdError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Empty => f.write_str("a record id is never empty"),
+            Self::TooLong { len } => write!(
+                f,
+                "a record id is at most {} bytes, this one is {len}",
+                RecordId::MAX_LEN
+            ),
+            Self::LeadingDot => f.write_str("a record id does not start with `.`"),
+            Self::DotDot => f.write_str("a record id holds no `..`"),
+            Self::ForbiddenByte { index, byte } => write!(
+                f,
+                "a record id holds only A-Z a-z 0-9 . _ -, byte {index} is 0x{byte:02x}"
+            ),
+        }
+    }
+}
+
+impl core::error::Error for RecordIdError {}
+
+/// A record id a store accepts: 1 to [`MAX_LEN`](Self::MAX_LEN) bytes of `A-Z a-z 0-9 . _ -`,
+/// not starting with `.` and holding no `..`.
+///
+/// Every id is checked before it reaches the medium, so a medium may use it as a file name or a
+/// key as it is: it never names a directory, a parent, a hidden file or anything a shell or a
+/// path joins differently.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct RecordId(String);
+
+impl RecordId {
+    /// The longest record id, in bytes.
+    pub const MAX_LEN: usize = 128;
+
+    /// Checks `id` without taking it.
+    ///
+    /// # Errors
+    /// The first rule `id` breaks.
+    pub fn check(id: &str) -> Result<(), RecordIdError> {
+        let bytes = id.as_bytes();
+        if bytes.is_empty() {
+            return Err(RecordIdError::Empty);
+        }
+        if bytes.len() > Self::MAX_LEN {
+            return Err(RecordIdError::TooLong { len: bytes.len() });
+        }
+        if bytes.first() == Some(&b'.') {
+            return Err(RecordIdError::LeadingDot);
+        }
+        if id.contains("..") {
+            return Err(RecordIdError::DotDot);
+        }
+        match bytes
+            .iter()
+            .position(|&b| !(b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-')))
+        {
+            Some(index) => Err(RecordIdError::ForbiddenByte {
+                index,
+                byte: bytes.get(index).copied().unwrap_or_default(),
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// A checked record id.
+    ///
+    /// # Errors
+    /// The first rule `id` breaks.
+    pub fn new(id: impl Into<String>) -> Result<Self, RecordIdError> {
+        let id = id.into();
+        Self::check(&id)?;
+        Ok(Self(id))
+    }
+
+    /// The id as text.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for RecordId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A writer of a record other than this store: the reason a claim cannot be taken.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OtherWriter {
+    /// This store lent the id (a hand-off save) and has not reclaimed it; `to` is the receiving
+    /// writer once [`RecordStore::lend`] moved the marker to it.
+    Lent {
+        /// The writer the marker was moved to, if a lend moved it yet.
+        to: Option<WriterId>,
+    },
+    /// Another writer's marker is beside the record (another process, or another store
+    /// instance in this one).
+    Marked(WriterId),
+}
+
+impl fmt::Display for OtherWriter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Lent { to: Some(to) } => write!(f, "it is lent to writer `{to}`"),
+            Self::Lent { to: None } => f.write_str("it is lent (handed off) by this store"),
+            Self::Marked(writer) => write!(f, "writer `{writer}` holds it"),
+        }
+    }
+}
+
+/// Who writes a record, as a store says it ([`RecordStore::writer_of`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RecordWriter {
+    /// Nobody: no claim, no lend, no marker.
+    Nobody,
+    /// This store (its claim, or a marker naming its writer id).
+    ThisStore,
+    /// Someone else: a lend of this store or another writer's marker.
+    Other(OtherWriter),
+}
+
+/// What went wrong in a record store call.
+///
+/// The port ([`InteractiveSessionStore`]) keeps `Err` for failures to reach the storage; this
+/// store's `Err` carries those ([`Medium`](Self::Medium)) and four more that are not load
+/// outcomes and not save refusals: an id the store refuses before it reaches the medium, a
+/// claim that cannot be taken (the one refusal a load can meet: the port's load outcomes say
+/// what is stored, and none says "someone else writes it"), a record that cannot be written as
+/// JSON, and a seal that may not seal now.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RecordStoreError<E> {
+    /// The medium failed; nothing is known about what it did beyond its own guarantee (a write
+    /// is whole).
+    Medium(E),
+    /// The id (of a load, a delete, a writer call, or a saved record's `id`) is not a
+    /// [`RecordId`]; the medium was not asked.
+    InvalidId(RecordIdError),
+    /// Another writer holds the id: a claiming load, a delete, a lend or a reclaim was refused
+    /// and nothing was read, written or removed.
+    HasWriter(OtherWriter),
+    /// The id is neither claimed nor lent by this store, so it has nothing to lend.
+    NotHeld,
+    /// The record cannot be written as JSON (a number that is not finite inside an untyped
+    /// payload); nothing was written.
+    Encode(String),
+    /// The seal may not seal now; nothing was written.
+    Seal(SealError),
+}
+
+impl<E: fmt::Display> fmt::Display for RecordStoreError<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Medium(error) => write!(f, "the record medium failed: {error}"),
+            Self::InvalidId(error) => write!(f, "invalid record id: {error}"),
+            Self::HasWriter(other) => write!(f, "the record has another writer: {other}"),
+            Self::NotHeld => f.write_str("this store neither claims nor lends the record"),
+            Self::Encode(error) => write!(f, "the record cannot be written as JSON: {error}"),
+            Self::Seal(error) => write!(f, "the record cannot be sealed: {error}"),
+        }
+    }
+}
+
+/// The medium's error is shown in the message, not chained as a source: a medium's error type
+/// need not be `'static` (a borrowed medium's is not required to be).
+impl<E: core::error::Error> core::error::Error for RecordStoreError<E> {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match self {
+            Self::InvalidId(error) => Some(error),
+            Self::Seal(error) => Some(error),
+            Self::Medium(_) | Self::HasWriter(_) | Self::NotHeld | Self::Encode(_) => None,
+        }
+    }
+}
+
+/// The exact bytes a store last read or wrote for a session it holds, by digest, and what they
+/// held (kept only with a seal that digests, i.e. a sealing store).
+#[derive(Clone, Debug)]
+struct Held {
+    digest: RecordDigest,
+    record: Box<InteractiveSessionRecord>,
+    owner: Option<RecordOwner>,
+}
+
+/// What this store keeps about one id.
+#[derive(Clone, Debug)]
+enum Claim {
+    /// This store is the id's writer (its marker is beside the record).
+    Claimed { held: Option<Held> },
+    /// Written for another process and lent; `to` once the marker moved to it.
+    Lent { to: Option<WriterId> },
+}
+
+/// The session record store: the port [`InteractiveSessionStore`] over a byte
+/// [`RecordMedium`] and a [`RecordSeal`]. The memory, file and sealed stores are this one type
+/// over different media and seals; see the module docs for every rule.
+///
+/// One instance is one writer ([`writer_id`](Self::writer_id)); two instances over one medium
+/// are two processes over one directory.
+#[derive(Debug)]
+pub struct RecordStore<M: RecordMedium, S: RecordSeal = Unsealed> {
+    medium: M,
+    seal: S,
+    writer: WriterId,
+    claims: RefCell<BTreeMap<String, Claim>>,
+}
+
+type Outcome<T, M> = Result<T, RecordStoreError<<M as RecordMedium>::Error>>;
+
+impl<M: RecordMedium, S: RecordSeal> RecordStore<M, S> {
+    /// A store over `medium` that seals with `seal` and writes as `writer`; it holds no claim.
+    #[must_use]
+    pub fn new(medium: M, seal: S, writer: WriterId) -> Self {
+        Self {
+            medium,
+            seal,
+            writer,
+            claims: RefCell::new(BTreeMap::new()),
+        }
+    }
+
+    /// The writer id this store marks records with.
+    #[must_use]
+    pub const fn writer_id(&self) -> &WriterId {
+        &self.writer
+    }
+
+    #[cfg_attr(not(feature = "sealing"), allow(dead_code))] // The sealing members' hook.
+    /// The medium (for the sealing store's members, which read and write bytes themselves).
+    pub(crate) const fn medium(&self) -> &M {
+        &self.medium
+    }
+
+    #[cfg_attr(not(feature = "sealing"), allow(dead_code))] // The sealing members' hook.
+    /// The seal (for the sealing store's members).
+    pub(crate) const fn seal(&self) -> &S {
+        &self.seal
+    }
+
+    #[cfg_attr(not(feature = "sealing"), allow(dead_code))] // The sealing members' hook.
+    /// Tells the store that the sealing members rewrote `id` with `stored` bytes holding
+    /// `record` attributed to `owner` (a raise): if this store holds the session, the held
+    /// bytes follow, so its own later loads and saves keep treating them as the ones it holds.
+    /// Does nothing for an id this store does not claim.
+    pub(crate) fn note_rewritten(
+        &self,
+        id: &str,
+        stored: &[u8],
+        record: &InteractiveSessionRecord,
+        owner: Option<RecordOwner>,
+    ) {
+        if let Some(Claim::Claimed { held }) = self.claims.borrow_mut().get_mut(id) {
+            *held = self.seal.digest(stored).map(|digest| Held {
+                digest,
+                record: Box::new(record.clone()),
+                owner,
+            });
+        }
+    }
+
+    #[cfg_attr(not(feature = "sealing"), allow(dead_code))] // The sealing members' hook.
+    /// Another writer of `id` as this store sees it (a lend of its own, or another writer's
+    /// marker), without claiming anything; `None` when this store or nobody writes it.
+    ///
+    /// # Errors
+    /// The medium's failure.
+    pub(crate) async fn other_writer(&self, id: &str) -> Outcome<Option<OtherWriter>, M> {
+        if let Some(Claim::Lent { to }) = self.claims.borrow().get(id) {
+            return Ok(Some(OtherWriter::Lent { to: to.clone() }));
+        }
+        match self
+            .medium
+            .writer(id)
+            .await
+            .map_err(RecordStoreError::Medium)?
+        {
+            Some(writer) if writer != self.writer => Ok(Some(OtherWriter::Marked(writer))),
+            _ => Ok(None),
+        }
+    }
+
+    /// What `stored` bytes under `id` hold, by the seal and the session codec alone (no held
+    /// state, no claim): the classification every load starts from.
+    pub(crate) fn classify(&self, id: &str, stored: &[u8]) -> SessionLoadOutcome {
+        classify_opened(id, self.seal.open(id, stored))
+    }
+
+    /// Who writes `id`: nobody, this store, a lend of this store, or another writer's marker.
+    ///
+    /// # Errors
+    /// An invalid id, or the medium's failure.
+    pub async fn writer_of(&self, id: &str) -> Outcome<RecordWriter, M> {
+        RecordId::check(id).map_err(RecordStoreError::InvalidId)?;
+        let claim = self.claims.borrow().get(id).cloned();
+        match claim {
+            Some(Claim::Lent { to }) => Ok(RecordWriter::Other(OtherWriter::Lent { to })),
+            Some(Claim::Claimed { .. }) => Ok(RecordWriter::ThisStore),
+            None => match self
+                .medium
+                .writer(id)
+                .await
+                .map_err(RecordStoreError::Medium)?
+            {
+                None => Ok(RecordWriter::Nobody),
+                Some(writer) if writer == self.writer => Ok(RecordWriter::ThisStore),
+                Some(writer) => Ok(RecordWriter::Other(OtherWriter::Marked(writer))),
+            },
+        }
+    }
+
+    /// Drops this store's claim on `id` (or forgets its lend) and removes its marker if the
+    /// marker names it; releasing an id it does not hold does nothing.
+    ///
+    /// # Errors
+    /// An invalid id, or the medium's failure (the claim is dropped all the same).
+    pub async fn release(&self, id: &str) -> Outcome<(), M> {
+        RecordId::check(id).map_err(RecordStoreError::InvalidId)?;
+        self.claims.borrow_mut().remove(id);
+        self.medium
+            .unmark_writer(id, &self.writer)
+            .await
+            .map_err(RecordStoreError::Medium)?;
+        Ok(())
+    }
+
+    /// Lends `id`, which this store claims or handed off, to the writer `to`: the marker moves
+    /// from this store to `to` in one compare-and-swap, so the record never has no writer, and
+    /// this store then refuses its own claiming loads and run saves of it until it
+    /// [`reclaim`](Self::reclaim)s it.
+    ///
+    /// # Errors
+    /// [`RecordStoreError::NotHeld`] when this store neither claims nor lends `id`;
+    /// [`RecordStoreError::HasWriter`] when it is already lent to another writer, or another
+    /// writer's marker is there; an invalid id; the medium's failure.
+    pub async fn lend(&self, id: &str, to: &WriterId) -> Outcome<(), M> {
+        RecordId::check(id).map_err(RecordStoreError::InvalidId)?;
+        let claim = self.claims.borrow().get(id).cloned();
+        match claim {
+            None => return Err(RecordStoreError::NotHeld),
+            Some(Claim::Lent { to: Some(lent) }) if lent == *to => return Ok(()),
+            Some(Claim::Lent { to: Some(lent) }) => {
+                return Err(RecordStoreError::HasWriter(OtherWriter::Lent {
+                    to: Some(lent),
+                }));
+            }
+            Some(Claim::Lent { to: None } | Claim::Claimed { .. }) => {}
+        }
+        let moved = self.transfer(id, to).await?;
+        if !moved {
+            // The marker no longer names this store: someone recovered it, or took it since.
+            return match self
+                .medium
+                .writer(id)
+                .await
+                .map_err(RecordStoreError::Medium)?
+            {
+                Some(writer) if writer == *to => {
+                    self.set(id, Claim::Lent { to: Some(writer) });
+                    Ok(())
+                }
+                Some(writer) => {
+                    self.claims.borrow_mut().remove(id);
+                    Err(RecordStoreError::HasWriter(OtherWriter::Marked(writer)))
+                }
+                None => {
+                    // No writer at all: mark this store again, then move it.
+                    match self.mark(id).await? {
+                        WriterMark::Marked if self.transfer(id, to).await? => {
+                            self.set(
+                                id,
+                                Claim::Lent {
+                                    to: Some(to.clone()),
+                                },
+                            );
+                            Ok(())
+                        }
+                        WriterMark::Marked => Err(RecordStoreError::NotHeld),
+                        WriterMark::HeldBy(writer) => {
+                            self.claims.borrow_mut().remove(id);
+                            Err(RecordStoreError::HasWriter(OtherWriter::Marked(writer)))
+                        }
+                    }
+                }
+            };
+        }
+        self.set(
+            id,
+            Claim::Lent {
+                to: Some(to.clone()),
+            },
+        );
+        Ok(())
+    }
+
+    /// Ends the lend of `id` once the marker no longer names another writer (the receiving
+    /// process released it, or the host recovered a dead one's marker): the id is this store's
+    /// claim again (its marker is beside the record), without a moment in which a third writer
+    /// could step in. True when a lend ended; false when `id` was not lent (nothing changes).
+    ///
+    /// The held bytes are forgotten: the receiving writer may have changed the record, so the
+    /// next load reads it afresh.
+    ///
+    /// # Errors
+    /// [`RecordStoreError::HasWriter`] while another writer's marker is there (the lend goes
+    /// on); an invalid id; the medium's failure.
+    pub async fn reclaim(&self, id: &str) -> Outcome<bool, M> {
+        RecordId::check(id).map_err(RecordStoreError::InvalidId)?;
+        if !matches!(self.claims.borrow().get(id), Some(Claim::Lent { .. })) {
+            return Ok(false);
+        }
+        match self.mark(id).await? {
+            WriterMark::Marked => {
+                self.set(id, Claim::Claimed { held: None });
+                Ok(true)
+            }
+            WriterMark::HeldBy(writer) => {
+                Err(RecordStoreError::HasWriter(OtherWriter::Marked(writer)))
+            }
+        }
+    }
+
+    /// Removes the marker beside `id` if, and only if, it still names `dead`; true when it did.
+    ///
+    /// The crate cannot tell that a writer is dead; the host decides, from what it knows: the
+    /// process named in the writer id is gone (its pid no longer runs on this host, with the
+    /// boot nonce to rule out reuse), or the host's own lease for that writer expired. A marker
+    /// that names a live writer must never be recovered: that would open a second writer. A
+    /// lend of this store to `dead` stays until [`reclaim`](Self::reclaim)ed.
+    ///
+    /// # Errors
+    /// An invalid id, or the medium's failure.
+    pub async fn recover_writer(&self, id: &str, dead: &WriterId) -> Outcome<bool, M> {
+        RecordId::check(id).map_err(RecordStoreError::InvalidId)?;
+        let removed = self
+            .medium
+            .unmark_writer(id, dead)
+            .await
+            .map_err(RecordStoreError::Medium)?;
+        if removed && *dead == self.writer {
+            self.claims.borrow_mut().remove(id);
+        }
+        Ok(removed)
+    }
+
+    fn set(&self, id: &str, claim: Claim) {
+        self.claims.borrow_mut().insert(id.to_string(), claim);
+    }
+
+    fn lent_to(&self, id: &str) -> Option<OtherWriter> {
+        match self.claims.borrow().get(id) {
+            Some(Claim::Lent { to }) => Some(OtherWriter::Lent { to: to.clone() }),
+            _ => None,
+        }
+    }
+
+    fn is_claimed(&self, id: &str) -> bool {
+        matches!(self.claims.borrow().get(id), Some(Claim::Claimed { .. }))
+    }
+
+    fn held(&self, id: &str) -> Option<Held> {
+        match self.claims.borrow().get(id) {
+            Some(Claim::Claimed { held }) => held.clone(),
+            _ => None,
+        }
+    }
+
+    async fn mark(&self, id: &str) -> Outcome<WriterMark, M> {
+        self.medium
+            .mark_writer(id, &self.writer)
+            .await
+            .map_err(RecordStoreError::Medium)
+    }
+
+    async fn transfer(&self, id: &str, to: &WriterId) -> Outcome<bool, M> {
+        self.medium
+            .transfer_writer(id, &self.writer, to)
+            .await
+            .map_err(RecordStoreError::Medium)
+    }
+
+    async fn read(&self, id: &str) -> Outcome<Option<alloc::vec::Vec<u8>>, M> {
+        self.medium.read(id).await.map_err(RecordStoreError::Medium)
+    }
+
+    /// Drops a claim taken by the call that is ending (it was not held before it).
+    async fn drop_fresh_claim(&self, id: &str, was_claimed: bool) -> Outcome<(), M> {
+        if !was_claimed {
+            self.claims.borrow_mut().remove(id);
+            self.medium
+                .unmark_writer(id, &self.writer)
+                .await
+                .map_err(RecordStoreError::Medium)?;
+        }
+        Ok(())
+    }
+
+    /// Classifies `stored` under `id` with what this store holds: the held session handed back
+    /// when its bytes are unchanged and the seal cannot open them now; `held-file-changed` when
+    /// they changed and the seal cannot open them. Also gives the held state a valid outcome
+    /// leaves behind.
+    fn classify_held(&self, id: &str, stored: &[u8]) -> (SessionLoadOutcome, Option<Held>) {
+        let digest = self.seal.digest(stored);
+        match self.seal.open(id, stored) {
+            Opened::Locked(reason) => match self.held(id) {
+                Some(held) if Some(&held.digest) == digest.as_ref() => (
+                    SessionLoadOutcome::Valid {
+                        record: held.record.clone(),
+                        owner: held.owner,
+                    },
+                    Some(held),
+                ),
+                Some(_) => (
+                    SessionLoadOutcome::Locked {
+                        reason: LockedReason::HeldFileChanged,
+                    },
+                    None,
+                ),
+                None => (SessionLoadOutcome::Locked { reason }, None),
+            },
+            opened => {
+                let outcome = classify_opened(id, opened);
+                let held = match (&outcome, digest) {
+                    (SessionLoadOutcome::Valid { record, owner }, Some(digest)) => Some(Held {
+                        digest,
+                        record: record.clone(),
+                        owner: *owner,
+                    }),
+                    _ => None,
+                };
+                (outcome, held)
+            }
+        }
+    }
+
+    async fn load_claiming(&self, id: &str) -> Outcome<SessionLoadOutcome, M> {
+        if let Some(lent) = self.lent_to(id) {
+            return Err(RecordStoreError::HasWriter(lent));
+        }
+        // Claim first, then read: no session runs from a read made before its claim.
+        if let WriterMark::HeldBy(writer) = self.mark(id).await? {
+            self.claims.borrow_mut().remove(id);
+            return Err(RecordStoreError::HasWriter(OtherWriter::Marked(writer)));
+        }
+        let stored = match self.read(id).await {
+            Ok(stored) => stored,
+            Err(error) => {
+                let was_claimed = self.is_claimed(id);
+                self.drop_fresh_claim(id, was_claimed).await?;
+                return Err(error);
+            }
+        };
+        let Some(stored) = stored else {
+            self.set(id, Claim::Claimed { held: None });
+            return Ok(SessionLoadOutcome::Missing);
+        };
+        let (outcome, held) = self.classify_held(id, &stored);
+        if outcome.permits_overwrite() {
+            self.set(id, Claim::Claimed { held });
+        } else {
+            // Nothing runs from corrupt, unsupported or locked: the claim is dropped.
+            self.claims.borrow_mut().remove(id);
+            self.medium
+                .unmark_writer(id, &self.writer)
+                .await
+                .map_err(RecordStoreError::Medium)?;
+        }
+        Ok(outcome)
+    }
+
+    async fn save_record(
+        &self,
+        record: &InteractiveSessionRecord,
+        purpose: SavePurpose,
+        provenance: ContentProvenance,
+    ) -> Outcome<(SaveOutcome, Option<RecordDigest>), M> {
+        let id = record.id.as_str();
+        RecordId::check(id).map_err(RecordStoreError::InvalidId)?;
+        let refused = |reason| Ok((SaveOutcome::Refused { reason }, None));
+        let lent = self.lent_to(id).is_some();
+        if lent && purpose == SavePurpose::Run {
+            return refused(SaveRefusal::HasWriter);
+        }
+        let was_held = self.is_claimed(id) || lent;
+        if let WriterMark::HeldBy(_) = self.mark(id).await? {
+            if !lent {
+                self.claims.borrow_mut().remove(id);
+            }
+            return refused(SaveRefusal::HasWriter);
+        }
+        match self.check_overwrite(id).await {
+            Ok(true) => {}
+            Ok(false) => {
+                self.drop_fresh_claim(id, was_held).await?;
+                return refused(SaveRefusal::Unreadable);
+            }
+            Err(error) => {
+                self.drop_fresh_claim(id, was_held).await?;
+                return Err(error);
+            }
+        }
+        let written = self.write_record(id, record, provenance).await;
+        let held = match written {
+            Ok(held) => held,
+            Err(error) => {
+                self.drop_fresh_claim(id, was_held).await?;
+                return Err(error);
+            }
+        };
+        let digest = held.as_ref().map(|held| held.digest.clone());
+        match purpose {
+            SavePurpose::Run => self.set(id, Claim::Claimed { held }),
+            SavePurpose::HandOff => self.set(id, Claim::Lent { to: None }),
+        }
+        Ok((SaveOutcome::Saved, digest))
+    }
+
+    /// True when what is stored under `id` may be written over: nothing, a valid record, or the
+    /// exact bytes of a session this store holds.
+    async fn check_overwrite(&self, id: &str) -> Outcome<bool, M> {
+        let Some(stored) = self.read(id).await? else {
+            return Ok(true);
+        };
+        if let (Some(held), Some(digest)) = (self.held(id), self.seal.digest(&stored))
+            && held.digest == digest
+        {
+            return Ok(true);
+        }
+        Ok(self.classify(id, &stored).permits_overwrite())
+    }
+
+    async fn write_record(
+        &self,
+        id: &str,
+        record: &InteractiveSessionRecord,
+        provenance: ContentProvenance,
+    ) -> Outcome<Option<Held>, M> {
+        let plaintext =
+            encode_session_record(record).map_err(|e| RecordStoreError::Encode(e.to_string()))?;
+        let sealed = self
+            .seal
+            .seal(id, &plaintext, provenance)
+            .map_err(RecordStoreError::Seal)?;
+        self.medium
+            .write(id, &sealed)
+            .await
+            .map_err(RecordStoreError::Medium)?;
+        Ok(self.seal.digest(&sealed).map(|digest| {
+            // Whose the written content is, as the seal says; bytes this process sealed and
+            // cannot open were sealed under a write grant without keys: the grantee's.
+            let owner = match self.seal.open(id, &sealed) {
+                Opened::Plaintext { owner, .. } => owner,
+                Opened::Locked(_) | Opened::Broken(_) => Some(RecordOwner::Grantee),
+            };
+            Held {
+                digest,
+                record: Box::new(record.clone()),
+                owner,
+            }
+        }))
+    }
+
+    #[cfg_attr(not(feature = "sealing"), allow(dead_code))] // The sealing members' hook.
+    /// Saves like [`InteractiveSessionStore::save`] and also gives the digest of the bytes
+    /// written (on a sealing store): the sealing members log what a store wrote since a token.
+    ///
+    /// # Errors
+    /// As [`InteractiveSessionStore::save`].
+    pub(crate) async fn save_digested(
+        &self,
+        record: &InteractiveSessionRecord,
+        purpose: SavePurpose,
+        provenance: ContentProvenance,
+    ) -> Outcome<(SaveOutcome, Option<RecordDigest>), M> {
+        self.save_record(record, purpose, provenance).await
+    }
+}
+
+/// The outcome of what a seal opened, decoded by the session codec.
+fn classify_opened(id: &str, opened: Opened<'_>) -> SessionLoadOutcome {
+    match opened {
+        Opened::Plaintext { bytes, owner } => {
+            match SessionLoadOutcome::from(decode_session_record(&bytes, id)) {
+                SessionLoadOutcome::Valid { record, .. } => {
+                    SessionLoadOutcome::Valid { record, owner }
+                }
+                other => other,
+            }
+        }
+        Opened::Locked(reason) => SessionLoadOutcome::Locked { reason },
+        Opened::Broken(message) => SessionLoadOutcome::Corrupt {
+            issues: vec![SessionRecordDecodeIssue::new("", message)],
+            cwd: None,
+        },
+    }
+}
+
+impl<M: RecordMedium, S: RecordSeal> InteractiveSessionStore for RecordStore<M, S> {
+    type Error = RecordStoreError<M::Error>;
+
+    async fn save(
+        &self,
+        record: &InteractiveSessionRecord,
+        purpose: SavePurpose,
+        provenance: ContentProvenance,
+    ) -> Result<SaveOutcome, Self::Error> {
+        Ok(self.save_record(record, purpose, provenance).await?.0)
+    }
+
+    async fn load(
+        &self,
+        id: &str,
+        purpose: LoadPurpose,
+    ) -> Result<SessionLoadOutcome, Self::Error> {
+        RecordId::check(id).map_err(RecordStoreError::InvalidId)?;
+        if purpose.claims() {
+            return self.load_claiming(id).await;
+        }
+        match self.read(id).await? {
+            None => Ok(SessionLoadOutcome::Missing),
+            Some(stored) => Ok(self.classify_held(id, &stored).0),
+        }
+    }
+
+    async fn list(&self) -> Result<SessionStoreListing, Self::Error> {
+        let ids = self.medium.ids().await.map_err(RecordStoreError::Medium)?;
+        let mut listing = SessionStoreListing::default();
+        for id in ids {
+            let outcome = match RecordId::check(&id) {
+                Err(error) => SessionLoadOutcome::Corrupt {
+                    issues: vec![SessionRecordDecodeIssue::new(
+                        "",
+                        alloc::format!("stored under an id this store refuses: {error}"),
+                    )],
+                    cwd: None,
+                },
+                Ok(()) => match self.read(&id).await? {
+                    // Removed since the medium listed it.
+                    None => continue,
+                    Some(stored) => self.classify_held(&id, &stored).0,
+                },
+            };
+            listing.push(SessionListEntry { id, outcome });
+        }
+        Ok(listing)
+    }
+
+    async fn delete(&self, id: &str) -> Result<(), Self::Error> {
+        RecordId::check(id).map_err(RecordStoreError::InvalidId)?;
+        if let Some(lent) = self.lent_to(id) {
+            return Err(RecordStoreError::HasWriter(lent));
+        }
+        if let WriterMark::HeldBy(writer) = self.mark(id).await? {
+            self.claims.borrow_mut().remove(id);
+            return Err(RecordStoreError::HasWriter(OtherWriter::Marked(writer)));
+        }
+        self.claims.borrow_mut().remove(id);
+        let removed = self
+            .medium
+            .remove(id)
+            .await
+            .map_err(RecordStoreError::Medium);
+        self.medium
+            .unmark_writer(id, &self.writer)
+            .await
+            .map_err(RecordStoreError::Medium)?;
+        removed
+    }
+}

@@ -1,0 +1,4 @@
+//! With only `record-store`, the session cache does not exist.
+use agent_interface::runtime::session_cache;
+
+fn main() {}
