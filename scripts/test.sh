@@ -98,6 +98,9 @@ for feature in analytics tui agent-core command execution agent-core,analytics,c
     cargo test --no-default-features --features "$feature" --test isolation
 done
 
+step "PostgreSQL backends against a throwaway server (backends/postgres, scripts/postgres.sh)"
+bash scripts/postgres.sh
+
 step "main example"
 cargo run --quiet --example session_host --features full,record-store-fs >/dev/null
 
