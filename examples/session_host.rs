@@ -51,8 +51,8 @@ use agent_interface::runtime::record_store::{
     Unsealed, WriterId,
 };
 use agent_interface::runtime::session_cache::{
-    AcquireOptions, Acquisition, ForkOwner, IdKind, OwnerRow, Registration, SessionCache,
-    SessionCacheConfig, StoreDurability,
+    AcquireOptions, Acquisition, ForkOwner, IdKind, OwnerRow, Principal, Registration,
+    SessionCache, SessionCacheConfig, StoreDurability,
 };
 use agent_interface::runtime::shared_memory::{
     InMemorySharedMemory, NeverCancelled, SharedMemoryFixture, SharedMemoryProvider,
@@ -1216,11 +1216,21 @@ fn session_cache(dir: &std::path::Path) {
     let now_ms = 1_777_636_800_000; // 2026-05-01T12:00:00Z, from the host's clock
 
     // Fork: alice owns the source, so the fork is hers too, whatever owner the caller names.
-    cache.register("src", Registration::Principal("alice".into()));
-    let fork_id = block_on(cache.fork("src", ForkOwner::Principal("mallory".into()), now_ms))
-        .expect("the store answers")
-        .expect("the source exists");
-    assert_eq!(cache.owner_of(&fork_id), OwnerRow::Owned("alice".into()));
+    cache.register(
+        "src",
+        Registration::Principal(Principal::new("alice").expect("not blank")),
+    );
+    let fork_id = block_on(cache.fork(
+        "src",
+        ForkOwner::Principal(Principal::new("mallory").expect("not blank")),
+        now_ms,
+    ))
+    .expect("the store answers")
+    .expect("the source exists");
+    assert_eq!(
+        cache.owner_of(&fork_id),
+        OwnerRow::Owned(Principal::new("alice").expect("not blank"))
+    );
     let fork = block_on(cache.acquire(Some(&fork_id), true, now_ms + 1)).expect("resumes");
     println!(
         "forked `src` into `{fork_id}` ({} message(s), owner {:?})",

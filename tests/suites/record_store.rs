@@ -505,6 +505,18 @@ cases! {
             assert_eq!(block_on(medium.ids()), Ok(Vec::new()), "nothing reached the medium");
         }
 
+        fn blank_long_or_multi_line_writer_ids_are_refused() {
+            assert_eq!(WriterId::new(""), Err(WriterIdError::Empty));
+            let longest = "w".repeat(WriterId::MAX_LEN);
+            assert_eq!(WriterId::new(longest.clone()).map(|id| id.as_str().len()), Ok(WriterId::MAX_LEN));
+            assert_eq!(WriterId::new(longest + "w"), Err(WriterIdError::TooLong));
+            for id in ["a\nb", "a\rb", "\0", "tab\there"] {
+                assert_eq!(WriterId::new(id), Err(WriterIdError::ControlCharacter), "{id:?}");
+            }
+            assert_eq!(WriterId::new("host-1:4242").map(|id| id.to_string()), Ok(s("host-1:4242")));
+            assert!(!WriterIdError::TooLong.to_string().is_empty());
+        }
+
         fn a_record_that_is_not_json_writable_is_an_encode_error() {
             use agent_interface::agent_core::{Value, ValueMap};
             let medium = MemoryMedium::new();

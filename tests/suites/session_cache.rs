@@ -45,6 +45,11 @@ mod seeded;
 
 use seeded::Seeded;
 
+/// A principal from a literal.
+fn principal(name: &str) -> Principal {
+    Principal::new(name).expect("a non-blank principal")
+}
+
 /// 2026-05-01T00:00:00.000Z.
 const T0: u64 = 1_777_593_600_000;
 
@@ -975,10 +980,10 @@ cases! {
             let store = DoubleStore::new(StoreDefect::FailsDelete);
             let cache = double_cache(store, EvictPolicy::Delete);
             acquire(&cache, Some("s1"), false).expect("created");
-            cache.register("s1", Registration::Principal(s("alice")));
+            cache.register("s1", Registration::Principal(principal("alice")));
             let error = block_on(cache.release("s1")).expect_err("delete fails");
             assert!(matches!(error, SessionCacheError::Store(DoubleError("delete"))));
-            assert_eq!(cache.owner_of("s1"), OwnerRow::Owned(s("alice")));
+            assert_eq!(cache.owner_of("s1"), OwnerRow::Owned(principal("alice")));
             assert!(cache.store().stored("s1").is_some());
 
             acquire(&cache, Some("s2"), false).expect("created");
@@ -995,7 +1000,7 @@ cases! {
                 let store = DoubleStore::new(defect);
                 store.plant("src", Stored::Record(Box::new(record("src", vec![]))));
                 let cache = SessionCache::new(store, |_: IdKind| s("fork-1"), config_for(EvictPolicy::Delete, 60_000));
-                cache.register("src", Registration::Principal(s("alice")));
+                cache.register("src", Registration::Principal(principal("alice")));
                 let error = block_on(cache.fork("src", ForkOwner::Inherit, T0)).expect_err("not saved");
                 assert!(matches!(error, SessionCacheError::SaveRefused { .. } | SessionCacheError::Store(_)));
                 assert_eq!(cache.owner_of("fork-1").exists(), row_kept, "{defect:?}");
@@ -1057,7 +1062,20 @@ cases! {
                 "rows",
                 r#"[{"state":"no-row"},{"state":"anonymous"},{"state":"owned","principal":"alice"}]"#,
             );
-            assert_eq!(rows, vec![OwnerRow::NoRow, OwnerRow::Anonymous, OwnerRow::Owned(s("alice"))]);
+            assert_eq!(rows, vec![OwnerRow::NoRow, OwnerRow::Anonymous, OwnerRow::Owned(principal("alice"))]);
+        }
+
+        fn a_blank_principal_is_refused_where_it_is_made_and_decoded() {
+            for blank in ["", " ", "\t\n"] {
+                assert_eq!(Principal::new(blank), Err(BlankPrincipal), "{blank:?}");
+                let row = serde_json::json!({"state": "owned", "principal": blank});
+                assert!(serde_json::from_value::<OwnerRow>(row).is_err(), "{blank:?}");
+                let registration = serde_json::json!({"kind": "principal", "principal": blank});
+                assert!(serde_json::from_value::<Registration>(registration).is_err(), "{blank:?}");
+            }
+            // A name is kept as given, not trimmed.
+            assert_eq!(principal(" alice ").as_str(), " alice ");
+            assert_eq!(BlankPrincipal.to_string(), "a principal is never empty or only whitespace");
         }
 
         fn a_created_session_is_saved_with_the_configured_cwd_and_now() {
@@ -1112,8 +1130,8 @@ cases! {
         }
 
         fn fork_ownership_never_weakens() {
-            let alice = || OwnerRow::Owned(s("alice"));
-            let bob = || ForkOwner::Principal(s("bob"));
+            let alice = || OwnerRow::Owned(principal("alice"));
+            let bob = || ForkOwner::Principal(principal("bob"));
             let rows = [OwnerRow::NoRow, OwnerRow::Anonymous, alice()];
             let owners = [ForkOwner::Inherit, ForkOwner::Anonymous, bob()];
             let rank = |row: &OwnerRow| match row { OwnerRow::NoRow => 0, OwnerRow::Anonymous => 1, OwnerRow::Owned(_) => 2 };
@@ -1122,14 +1140,14 @@ cases! {
                     let fork = fork_ownership(source, owner).map_or(OwnerRow::NoRow, |r| OwnerRow::of(&r));
                     assert!(rank(&fork) >= rank(source), "{source:?} {owner:?} -> {fork:?}");
                     if let OwnerRow::Owned(p) = source {
-                        assert_eq!(fork.principal(), Some(p.as_str()), "an owned source keeps its owner");
+                        assert_eq!(fork.principal(), Some(p), "an owned source keeps its owner");
                     }
                     if *owner != bob() && rank(source) < 2 {
                         assert_eq!(&fork, source, "inherit and anonymous inherit");
                     }
                 }
             }
-            assert_eq!(fork_ownership(&OwnerRow::NoRow, &bob()), Some(Registration::Principal(s("bob"))));
+            assert_eq!(fork_ownership(&OwnerRow::NoRow, &bob()), Some(Registration::Principal(principal("bob"))));
             assert_eq!(ForkOwner::default(), ForkOwner::Inherit);
         }
     }

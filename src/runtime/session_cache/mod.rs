@@ -98,6 +98,6 @@ pub use config::{
     SESSION_DEFAULT_TTL_MS, SessionCacheConfig, SessionStoreSummary, StoreDurability,
 };
 pub use error::SessionCacheError;
-pub use ownership::{ForkOwner, OwnerRow, Registration, fork_ownership};
+pub use ownership::{BlankPrincipal, ForkOwner, OwnerRow, Principal, Registration, fork_ownership};
 pub use port::SessionCachePort;
 pub use tail::{BoundedTail, TreeEntry, bounded_tail};

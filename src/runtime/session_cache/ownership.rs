@@ -1,7 +1,79 @@
 //! Session ownership rows: the three-state lookup ([`OwnerRow`]), what a first write may store
-//! ([`Registration`]), and the rule a fork's row follows ([`ForkOwner`], [`fork_ownership`]).
+//! ([`Registration`]), the principal a row names ([`Principal`]), and the rule a fork's row
+//! follows ([`ForkOwner`], [`fork_ownership`]).
 
 use alloc::string::String;
+use core::fmt;
+
+/// The principal an ownership row names: never empty and never only whitespace.
+///
+/// A blank principal is refused where it is made ([`Principal::new`], and decoding), because a
+/// row owned by "" would refuse every real principal while matching any caller whose identity
+/// failed to resolve to a name: it is neither a principal nor anonymous.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "String", into = "String"))]
+pub struct Principal(String);
+
+/// Why a principal was refused: it is empty or only whitespace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct BlankPrincipal;
+
+impl fmt::Display for BlankPrincipal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a principal is never empty or only whitespace")
+    }
+}
+
+impl core::error::Error for BlankPrincipal {}
+
+impl Principal {
+    /// A principal, checked (kept as given: not trimmed).
+    ///
+    /// # Errors
+    /// [`BlankPrincipal`] when `name` is empty or only whitespace.
+    pub fn new(name: impl Into<String>) -> Result<Self, BlankPrincipal> {
+        let name = name.into();
+        if name.trim().is_empty() {
+            Err(BlankPrincipal)
+        } else {
+            Ok(Self(name))
+        }
+    }
+
+    /// The principal's name.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl TryFrom<String> for Principal {
+    type Error = BlankPrincipal;
+
+    fn try_from(name: String) -> Result<Self, BlankPrincipal> {
+        Self::new(name)
+    }
+}
+
+impl From<Principal> for String {
+    fn from(principal: Principal) -> Self {
+        principal.0
+    }
+}
+
+impl fmt::Debug for Principal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.0, f)
+    }
+}
+
+impl fmt::Display for Principal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
 
 /// What the ownership lookup of one session id says (`ownerOf`): three states that are never
 /// collapsed.
@@ -27,7 +99,7 @@ pub enum OwnerRow {
     /// A row that says the session exists and is unowned.
     Anonymous,
     /// A row naming the owning principal.
-    Owned(String),
+    Owned(Principal),
 }
 
 impl OwnerRow {
@@ -48,7 +120,7 @@ impl OwnerRow {
 
     /// The owning principal, for an owned row.
     #[must_use]
-    pub fn principal(&self) -> Option<&str> {
+    pub fn principal(&self) -> Option<&Principal> {
         match self {
             Self::Owned(principal) => Some(principal),
             Self::NoRow | Self::Anonymous => None,
@@ -60,8 +132,9 @@ impl OwnerRow {
 ///
 /// The contract refuses a first write that is neither a principal nor anonymous, because a row
 /// that exists yet reads back as "no row" would be claimable forever and never ownable. Here
-/// such a write cannot be expressed: this enum has no third value, and a stored row is always a
-/// `Registration`, so [`OwnerRow::NoRow`] is only ever the answer for an id without a row.
+/// such a write cannot be expressed: this enum has no third value, a [`Principal`] is never
+/// blank, and a stored row is always a `Registration`, so [`OwnerRow::NoRow`] is only ever the
+/// answer for an id without a row.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(
@@ -72,7 +145,7 @@ pub enum Registration {
     /// The session exists and is unowned.
     Anonymous,
     /// The session is owned by this principal.
-    Principal(String),
+    Principal(Principal),
 }
 
 /// The owner argument of a fork (`fork(source, owner?)`).
@@ -87,7 +160,7 @@ pub enum ForkOwner {
     Anonymous,
     /// An explicit principal. It takes effect only where the source has no row or an anonymous
     /// one; an owned source's fork stays its owner's.
-    Principal(String),
+    Principal(Principal),
 }
 
 /// The row a fork gets, from the source's row and the fork's owner argument: never weaker than

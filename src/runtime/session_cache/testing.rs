@@ -41,7 +41,7 @@ use crate::session::{InteractiveSessionRecord, SessionLoadStatus};
 use super::cache::{AcquireOptions, Acquired, Acquisition, Released, SessionHandle};
 use super::config::{EvictPolicy, Retention};
 use super::error::SessionCacheError;
-use super::ownership::{ForkOwner, OwnerRow, Registration};
+use super::ownership::{ForkOwner, OwnerRow, Principal, Registration};
 use super::port::SessionCachePort;
 
 /// 2026-05-01T00:00:00.000Z: the suite's first instant.
@@ -271,6 +271,24 @@ where
 }
 
 type Checked<T = ()> = Result<T, (&'static str, SessionCacheProblem)>;
+
+/// The principals the suite registers.
+fn principal(name: &'static str) -> Checked<Principal> {
+    Principal::new(name).map_err(|blank| {
+        (
+            "naming a principal",
+            SessionCacheProblem::Failed(format!("{blank}")),
+        )
+    })
+}
+
+fn alice() -> Checked<Principal> {
+    principal("alice")
+}
+
+fn bob() -> Checked<Principal> {
+    principal("bob")
+}
 
 fn mismatch(
     check: &'static str,
@@ -789,7 +807,7 @@ where
         push_message("a turn", &first.session, user("m1", "kept"))?;
         Self::commit(&cache, "committing the turn", "s1", T0 + 1).await?;
         cache
-            .register("s1", Registration::Principal(String::from("alice")))
+            .register("s1", Registration::Principal(alice()?))
             .await;
         cache.pin("s1");
         holds("forgetting a cached session", cache.forget("s1"), "false")?;
@@ -820,7 +838,7 @@ where
         )?;
         same(
             "the ownership row survives forget",
-            OwnerRow::Owned(String::from("alice")),
+            OwnerRow::Owned(alice()?),
             cache.owner_of("s1").await,
         )?;
         Self::sweep(&cache, "a pin survives forget", T0 + 100 * TTL, &[]).await
@@ -830,7 +848,7 @@ where
         let deleting = self.cache(EvictPolicy::Delete, Vec::new()).await?;
         Self::acquire_as(&deleting, "the session", "s1", false, T0, "created").await?;
         deleting
-            .register("s1", Registration::Principal(String::from("alice")))
+            .register("s1", Registration::Principal(alice()?))
             .await;
         match deleting.release("s1").await {
             Ok(released) => same(
@@ -862,7 +880,7 @@ where
         push_message("a turn", &first.session, user("m1", "kept"))?;
         Self::commit(&keeping, "committing the turn", "s1", T0 + 1).await?;
         keeping
-            .register("s1", Registration::Principal(String::from("alice")))
+            .register("s1", Registration::Principal(alice()?))
             .await;
         match keeping.release("s1").await {
             Ok(released) => same(
@@ -891,7 +909,7 @@ where
         )?;
         same(
             "under forget, the row stays",
-            OwnerRow::Owned(String::from("alice")),
+            OwnerRow::Owned(alice()?),
             keeping.owner_of("s1").await,
         )
     }
@@ -971,9 +989,7 @@ where
         same(
             "a later principal neither overwrites nor fails",
             OwnerRow::Anonymous,
-            cache
-                .register("u", Registration::Principal(String::from("alice")))
-                .await,
+            cache.register("u", Registration::Principal(alice()?)).await,
         )?;
         same(
             "the anonymous row is read back, not collapsed to no row",
@@ -982,24 +998,19 @@ where
         )?;
         same(
             "a first principal owns the session",
-            OwnerRow::Owned(String::from("alice")),
-            cache
-                .register("v", Registration::Principal(String::from("alice")))
-                .await,
+            OwnerRow::Owned(alice()?),
+            cache.register("v", Registration::Principal(alice()?)).await,
         )?;
-        for later in [
-            Registration::Principal(String::from("bob")),
-            Registration::Anonymous,
-        ] {
+        for later in [Registration::Principal(bob()?), Registration::Anonymous] {
             same(
                 "a later registration keeps the first owner",
-                OwnerRow::Owned(String::from("alice")),
+                OwnerRow::Owned(alice()?),
                 cache.register("v", later).await,
             )?;
         }
         same(
             "the owner is read back",
-            OwnerRow::Owned(String::from("alice")),
+            OwnerRow::Owned(alice()?),
             cache.owner_of("v").await,
         )?;
         same(
@@ -1117,20 +1128,25 @@ where
         let cache = self.cache(EvictPolicy::Delete, sources.to_vec()).await?;
         cache.register("s2", Registration::Anonymous).await;
         cache
-            .register("s3", Registration::Principal(String::from("alice")))
+            .register("s3", Registration::Principal(alice()?))
             .await;
-        let alice = || OwnerRow::Owned(String::from("alice"));
-        let bob = || OwnerRow::Owned(String::from("bob"));
+        let (alice, bob) = (alice()?, bob()?);
+        let owned_by_alice = OwnerRow::Owned(alice);
+        let owned_by_bob = OwnerRow::Owned(bob.clone());
         let table = [
             ("s1", ForkOwner::Inherit, OwnerRow::NoRow),
             ("s1", ForkOwner::Anonymous, OwnerRow::NoRow),
-            ("s1", ForkOwner::Principal(String::from("bob")), bob()),
+            (
+                "s1",
+                ForkOwner::Principal(bob.clone()),
+                owned_by_bob.clone(),
+            ),
             ("s2", ForkOwner::Inherit, OwnerRow::Anonymous),
             ("s2", ForkOwner::Anonymous, OwnerRow::Anonymous),
-            ("s2", ForkOwner::Principal(String::from("bob")), bob()),
-            ("s3", ForkOwner::Inherit, alice()),
-            ("s3", ForkOwner::Anonymous, alice()),
-            ("s3", ForkOwner::Principal(String::from("bob")), alice()),
+            ("s2", ForkOwner::Principal(bob.clone()), owned_by_bob),
+            ("s3", ForkOwner::Inherit, owned_by_alice.clone()),
+            ("s3", ForkOwner::Anonymous, owned_by_alice.clone()),
+            ("s3", ForkOwner::Principal(bob), owned_by_alice),
         ];
         for (offset, (source, owner, expected)) in (0..).zip(table) {
             let check = "a fork's row is never weaker than its source's";
