@@ -23,7 +23,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use agent_interface::agent_core::ErrorValue;
 use agent_interface::conformance::{EveryCase, StopAtFirst};
 use agent_interface::runtime::record_store::testing::{
-    RecordStoreCase, RecordStoreFixture, run_record_store_conformance,
+    RecordStoreCase, UnsealedFixture, run_record_store_conformance,
 };
 use agent_interface::runtime::record_store::{
     FileMedium, FileMediumError, FileOperation, FileRecordStore, OtherWriter, RecordMedium,
@@ -105,28 +105,15 @@ struct FsFixture {
     dirs: Vec<TempDir>,
 }
 
-impl RecordStoreFixture for FsFixture {
-    type Medium = FileMedium;
-    type Seal = Unsealed;
+impl UnsealedFixture for FsFixture {
+    type UnsealedMedium = FileMedium;
 
-    async fn medium(&mut self) -> Result<FileMedium, ErrorValue> {
+    async fn unsealed_medium(&mut self) -> Result<FileMedium, ErrorValue> {
         let dir = TempDir::new("suite");
         let medium = FileMedium::open(dir.path())
             .map_err(|error| ErrorValue::new("FileMediumError", error.to_string()))?;
         self.dirs.push(dir);
         Ok(medium)
-    }
-
-    fn seal(&mut self) -> Unsealed {
-        Unsealed
-    }
-
-    fn locked_seal(&mut self) -> Option<Unsealed> {
-        None
-    }
-
-    fn attributes_owner(&self) -> bool {
-        false
     }
 }
 
@@ -294,28 +281,15 @@ struct FaultyFixture {
     defect: Defect,
 }
 
-impl RecordStoreFixture for FaultyFixture {
-    type Medium = Faulty;
-    type Seal = Unsealed;
+impl UnsealedFixture for FaultyFixture {
+    type UnsealedMedium = Faulty;
 
-    async fn medium(&mut self) -> Result<Faulty, ErrorValue> {
-        let inner = self.dirs.medium().await?;
+    async fn unsealed_medium(&mut self) -> Result<Faulty, ErrorValue> {
+        let inner = self.dirs.unsealed_medium().await?;
         Ok(Faulty {
             inner,
             defect: self.defect,
         })
-    }
-
-    fn seal(&mut self) -> Unsealed {
-        Unsealed
-    }
-
-    fn locked_seal(&mut self) -> Option<Unsealed> {
-        None
-    }
-
-    fn attributes_owner(&self) -> bool {
-        false
     }
 }
 

@@ -74,16 +74,29 @@ pub trait RecordStoreFixture {
     fn attributes_owner(&self) -> bool;
 }
 
-/// The memory store's fixture: a fresh [`MemoryMedium`] per case, never sealed.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct MemoryRecordStoreFixture;
+/// The harness for a medium whose stores never seal: only a fresh medium per case.
+///
+/// Every such fixture is a [`RecordStoreFixture`] whose stores use [`Unsealed`], with no locked
+/// seal and no owner attribution, so a medium's fixture (memory, files, a database) says only
+/// how to make a fresh medium.
+#[allow(async_fn_in_trait)] // No `Send` bound is forced, by design.
+pub trait UnsealedFixture {
+    /// The medium under test.
+    type UnsealedMedium: RecordMedium;
 
-impl RecordStoreFixture for MemoryRecordStoreFixture {
-    type Medium = MemoryMedium;
+    /// A fresh medium holding no record and no marker (see [`RecordStoreFixture::medium`]).
+    ///
+    /// # Errors
+    /// Why the fixture could not make one.
+    async fn unsealed_medium(&mut self) -> Result<Self::UnsealedMedium, ErrorValue>;
+}
+
+impl<F: UnsealedFixture> RecordStoreFixture for F {
+    type Medium = F::UnsealedMedium;
     type Seal = Unsealed;
 
-    async fn medium(&mut self) -> Result<MemoryMedium, ErrorValue> {
-        Ok(MemoryMedium::new())
+    async fn medium(&mut self) -> Result<F::UnsealedMedium, ErrorValue> {
+        self.unsealed_medium().await
     }
 
     fn seal(&mut self) -> Unsealed {
@@ -96,6 +109,18 @@ impl RecordStoreFixture for MemoryRecordStoreFixture {
 
     fn attributes_owner(&self) -> bool {
         false
+    }
+}
+
+/// The memory store's fixture: a fresh [`MemoryMedium`] per case, never sealed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MemoryRecordStoreFixture;
+
+impl UnsealedFixture for MemoryRecordStoreFixture {
+    type UnsealedMedium = MemoryMedium;
+
+    async fn unsealed_medium(&mut self) -> Result<MemoryMedium, ErrorValue> {
+        Ok(MemoryMedium::new())
     }
 }
 

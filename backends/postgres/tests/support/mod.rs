@@ -10,10 +10,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use agent_interface::agent_core::ErrorValue;
 use agent_interface::runtime::policy::testing::PolicyStoreFixture;
 use agent_interface::runtime::record_store::rand_core::{TryCryptoRng, TryRng};
-use agent_interface::runtime::record_store::testing::RecordStoreFixture;
-use agent_interface::runtime::record_store::{
-    AeadSeal, KeyId, KeyRole, Keyring, Unsealed, WriterId,
-};
+use agent_interface::runtime::record_store::testing::{RecordStoreFixture, UnsealedFixture};
+use agent_interface::runtime::record_store::{AeadSeal, KeyId, KeyRole, Keyring, WriterId};
 use agent_interface_postgres::postgres::{Client, Config, NoTls};
 use agent_interface_postgres::{PostgresMedium, PostgresPolicyStore, SchemaName};
 
@@ -93,25 +91,12 @@ impl PolicyStoreFixture for PolicyFixture {
 /// The record store suite's fixture: a fresh schema per medium, never sealed.
 pub struct MediumFixture;
 
-impl RecordStoreFixture for MediumFixture {
-    type Medium = PostgresMedium;
-    type Seal = Unsealed;
+impl UnsealedFixture for MediumFixture {
+    type UnsealedMedium = PostgresMedium;
 
-    async fn medium(&mut self) -> Result<PostgresMedium, ErrorValue> {
+    async fn unsealed_medium(&mut self) -> Result<PostgresMedium, ErrorValue> {
         PostgresMedium::connect(config(), fresh_schema("records"))
             .map_err(|error| fixture_error(&error))
-    }
-
-    fn seal(&mut self) -> Unsealed {
-        Unsealed
-    }
-
-    fn locked_seal(&mut self) -> Option<Unsealed> {
-        None
-    }
-
-    fn attributes_owner(&self) -> bool {
-        false
     }
 }
 
