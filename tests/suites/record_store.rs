@@ -513,8 +513,8 @@ cases! {
             for id in ["a\nb", "a\rb", "\0", "tab\there"] {
                 assert_eq!(WriterId::new(id), Err(WriterIdError::ControlCharacter), "{id:?}");
             }
-            assert_eq!(WriterId::new("host-1:4242").map(|id| id.to_string()), Ok(s("host-1:4242")));
-            assert!(!WriterIdError::TooLong.to_string().is_empty());
+            assert_eq!(WriterId::new("host-1:4242").map(|id| format!("{id}")), Ok(s("host-1:4242")));
+            assert!(!format!("{}", WriterIdError::TooLong).is_empty());
         }
 
         fn a_record_that_is_not_json_writable_is_an_encode_error() {

@@ -1075,7 +1075,7 @@ cases! {
             }
             // A name is kept as given, not trimmed.
             assert_eq!(principal(" alice ").as_str(), " alice ");
-            assert_eq!(BlankPrincipal.to_string(), "a principal is never empty or only whitespace");
+            assert_eq!(format!("{BlankPrincipal}"), "a principal is never empty or only whitespace");
         }
 
         fn a_created_session_is_saved_with_the_configured_cwd_and_now() {
