@@ -1,7 +1,6 @@
 //! Interop: the crate against the vectors recorded from the TypeScript implementation
-//! (`../shared/interop/vectors/`, beside the repository). The files are read in place, never
-//! copied. Where the folder is absent (a user's fresh clone) each check says plainly that it was
-//! skipped.
+//! (`tests/interop/vectors/`, a vendored copy of the recorded data with its README and the list
+//! of deliberate departures). A missing or incomplete folder fails the target: nothing is skipped.
 //!
 //! Families checked so far: against the golden fixtures of `golden-fixtures.json`, `analytics`
 //! (with `agent_core::HistoryEntry`), `command` and `execution`; against `session.json`, the
@@ -37,16 +36,14 @@ use serde_json::Value;
 mod support;
 
 fn vectors_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/interop/vectors")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/interop/vectors")
 }
 
-/// The vectors of one suite file, or `None` (with a note on stderr) when the folder is absent.
-fn load(file: &str) -> Option<Vec<Value>> {
+/// The vectors of one suite file; a missing or unreadable file fails the test that asked.
+fn load(file: &str) -> Vec<Value> {
     let path = vectors_dir().join(file);
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        eprintln!("interop: skipped {file}: {} not found", path.display());
-        return None;
-    };
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|error| panic!("interop vectors: cannot read {}: {error}", path.display()));
     let doc: Value = serde_json::from_str(&text).expect("vector file is JSON");
     assert_eq!(
         doc["format"], "robota-interop-vectors/1",
@@ -58,7 +55,7 @@ fn load(file: &str) -> Option<Vec<Value>> {
         Some(vectors.len() as u64),
         "{file}: count"
     );
-    Some(vectors)
+    vectors
 }
 
 /// Replaces the README's value markers with their JSON form: a `{"$date": iso}` is the ISO text
@@ -95,9 +92,7 @@ fn assert_same(name: &str, actual: &Value, expected: &Value) {
 
 #[test]
 fn analytics_golden_fixtures() {
-    let Some(vectors) = load("golden-fixtures.json") else {
-        return;
-    };
+    let vectors = load("golden-fixtures.json");
     let mut checked = 0;
     for vector in &vectors {
         let name = vector["name"].as_str().expect("name");
@@ -161,9 +156,7 @@ fn analytics_golden_fixtures() {
 /// The golden fixtures of one family prefix, each decoded as its type and re-encoded unchanged.
 /// `check` maps a vector name to the round trip it needs, or `None` for a name it does not know.
 fn round_trip_family(prefix: &str, expected: usize, check: fn(&str, &Value) -> Option<Value>) {
-    let Some(vectors) = load("golden-fixtures.json") else {
-        return;
-    };
+    let vectors = load("golden-fixtures.json");
     let mut checked = 0;
     for vector in &vectors {
         let name = vector["name"].as_str().expect("name");
@@ -198,30 +191,26 @@ fn execution_golden_fixtures() {
     });
 }
 
-/// The vectors of `session.json` whose name starts with `prefix`, or `None` when absent.
-fn session_vectors(prefix: &str) -> Option<Vec<Value>> {
-    let vectors = load("session.json")?;
+/// The vectors of `session.json` whose name starts with `prefix`.
+fn session_vectors(prefix: &str) -> Vec<Value> {
+    let vectors = load("session.json");
     let picked: Vec<Value> = vectors
         .into_iter()
         .filter(|v| v["name"].as_str().is_some_and(|n| n.starts_with(prefix)))
         .collect();
     assert!(!picked.is_empty(), "session.json has no {prefix} vectors");
-    Some(picked)
+    picked
 }
 
 #[test]
 fn session_refusal_code_lists() {
-    let Some(change) = session_vectors("SESSION_CHANGE_REFUSAL_CODES") else {
-        return;
-    };
+    let change = session_vectors("SESSION_CHANGE_REFUSAL_CODES");
     let ours: Vec<&str> = SESSION_CHANGE_REFUSAL_CODES
         .iter()
         .map(|c| c.as_str())
         .collect();
     assert_eq!(Value::from(ours), change[0]["output"]["returns"]);
-    let Some(delete) = session_vectors("SESSION_DELETE_REFUSAL_CODES") else {
-        return;
-    };
+    let delete = session_vectors("SESSION_DELETE_REFUSAL_CODES");
     let ours: Vec<&str> = SESSION_DELETE_REFUSAL_CODES
         .iter()
         .map(|c| c.as_str())
@@ -264,9 +253,7 @@ fn session_refusal_predicates() {
             refusal_verdict::<SessionDeleteRefusal>(input, is_session_delete_refusal)
         }),
     ] {
-        let Some(vectors) = session_vectors(prefix) else {
-            return;
-        };
+        let vectors = session_vectors(prefix);
         let (mut checked, mut departed) = (0, 0);
         for vector in &vectors {
             let name = vector["name"].as_str().unwrap();
@@ -289,9 +276,7 @@ fn session_refusal_predicates() {
 
 #[test]
 fn session_capability_member_table() {
-    let Some(vectors) = session_vectors("SESSION_CAPABILITY_MEMBER_KEYS") else {
-        return;
-    };
+    let vectors = session_vectors("SESSION_CAPABILITY_MEMBER_KEYS");
     let reference = vectors[0]["output"]["returns"]
         .as_object()
         .expect("a table");
@@ -326,9 +311,7 @@ fn session_capability_member_table() {
 
 #[test]
 fn session_interaction_readers() {
-    let Some(vectors) = session_vectors("interactionAccessors/") else {
-        return;
-    };
+    let vectors = session_vectors("interactionAccessors/");
     let mut checked = 0;
     for vector in &vectors {
         let name = vector["name"].as_str().unwrap();
@@ -396,3 +379,56 @@ mod transport_lifecycle;
 #[cfg(feature = "transport")]
 #[path = "interop/transport_run_outcome.rs"]
 mod transport_run_outcome;
+
+/// The vector files this target reads, each through [`load`] by one of its checks.
+const READ_HERE: [&str; 11] = [
+    "connection-authority.json",
+    "golden-fixtures.json",
+    "handoff-offer.json",
+    "handoff-orchestration.json",
+    "handoff-ownership.json",
+    "payload-channels.json",
+    "peer-predicates.json",
+    "session.json",
+    "transport-admission.json",
+    "transport-lifecycle-conformance.json",
+    "transport-run-outcome.json",
+];
+
+/// `co-drive-queue.json` scenarios the queue cannot express: its turn ids are minted, never
+/// missing, and a wake is a field of a turn, not something removed from the queue afterwards.
+const CO_DRIVE_UNEXPRESSIBLE: [&str; 2] = ["missing-turnId-fails-fast", "removeWake"];
+
+/// The vendored folder is whole: every file in it is read by this target or (the co-drive queue,
+/// whose checks run on the firmware too) cited case by case in `tests/suites/turn_queue.rs`, and
+/// the counts add up to the 1,538 vectors that were recorded.
+#[test]
+fn every_vector_file_is_checked() {
+    let mut total = 0;
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(vectors_dir()).expect("the vendored vectors folder exists") {
+        let name = entry.expect("a readable entry").file_name();
+        let name = name.to_str().expect("a UTF-8 file name").to_owned();
+        if !name.ends_with(".json") {
+            continue;
+        }
+        total += load(&name).len();
+        files.push(name);
+    }
+    files.sort();
+    let mut expected: Vec<String> = READ_HERE.iter().map(|f| String::from(*f)).collect();
+    expected.push(String::from("co-drive-queue.json"));
+    expected.sort();
+    assert_eq!(files, expected, "the vendored vector files changed");
+    assert_eq!(total, 1538, "the recorded vectors number 1,538");
+
+    let cases = include_str!("suites/turn_queue.rs");
+    for vector in load("co-drive-queue.json") {
+        let name = vector["name"].as_str().expect("a vector name");
+        let scenario = name.split('/').next().expect("a scenario");
+        assert!(
+            cases.contains(scenario) || CO_DRIVE_UNEXPRESSIBLE.contains(&scenario),
+            "co-drive vector {name} is neither a case of tests/suites/turn_queue.rs nor listed as unexpressible"
+        );
+    }
+}

@@ -19,9 +19,7 @@ fn integer_input(input: &Value) -> Option<i64> {
 
 #[test]
 fn run_outcome_vectors() {
-    let Some(vectors) = load("transport-run-outcome.json") else {
-        return;
-    };
+    let vectors = load("transport-run-outcome.json");
     let mut checked = 0;
     for vector in &vectors {
         let name = vector["name"].as_str().expect("name");

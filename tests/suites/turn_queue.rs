@@ -496,7 +496,7 @@ cases! {
     }
 
     mod vectors {
-        // Literal scenarios of ../shared/interop/vectors/co-drive-queue.json. Its turn ids `t1`,
+        // Literal scenarios of tests/interop/vectors/co-drive-queue.json. Its turn ids `t1`,
         // `t2`, … are the queue's minted ids 1, 2, … in order; "shift" is `start` (plus `finish`,
         // which the vectors do not model). `D = Option<&str>` stands for an optional driver id.
 
