@@ -52,9 +52,9 @@ fn rev(n: u64) -> NonZeroU64 {
 
 // ---- an independent model of lexical paths, for the property tests ----------------------
 
-/// A path read the simple way: fold `\` into `/`, lowercase a drive letter, take `//server/share`
-/// as a prefix, resolve `.`/`..` with a stack. `None` for the prefix kinds the model does not
-/// read (device paths).
+/// A path read the simple way: fold `\` into `/`, lowercase a Windows path (one that starts with
+/// a drive letter or `\`) in ASCII, take `//server/share` as a prefix, resolve `.`/`..` with a
+/// stack. `None` for the prefix kinds the model does not read (device paths).
 #[derive(Debug, PartialEq)]
 struct Model {
     prefix: String,
@@ -64,9 +64,16 @@ struct Model {
 }
 
 fn model(path: &str) -> Option<Model> {
+    let raw = path.as_bytes();
+    let windows = path.starts_with('\\')
+        || (raw.len() >= 2 && raw[1] == b':' && raw[0].is_ascii_alphabetic());
     let folded: String = path
         .chars()
-        .map(|c| if c == '\\' { '/' } else { c })
+        .map(|c| match c {
+            '\\' => '/',
+            _ if windows => c.to_ascii_lowercase(),
+            _ => c,
+        })
         .collect();
     let bytes = folded.as_bytes();
     let (prefix, rest) = if bytes.len() >= 2 && bytes[1] == b':' && bytes[0].is_ascii_alphabetic() {
@@ -740,6 +747,138 @@ cases! {
             );
         }
 
+        fn regression_a_repeated_rules_member_is_refused() {
+            // Defect 5: the rules decoders read the text into a `Value`, whose map keeps the last
+            // of a repeated member, so `{"toolDeny":["bash"],"toolDeny":[]}` lifted the deny and
+            // `{"allowDirs":["/w"],"allowDirs":["/"]}` widened the confinement to `/`.
+            let duplicate = |key: &str| format!("{}", RulesDocumentError::DuplicateField(s(key)));
+            assert_eq!(
+                duplicate("toolDeny"),
+                "duplicate rules field `toolDeny`: a member may appear only once"
+            );
+            for (text, key) in [
+                (r#"{"toolDeny":["bash"],"toolDeny":[]}"#, "toolDeny"),
+                (r#"{"allowDirs":["/w"],"allowDirs":["/"]}"#, "allowDirs"),
+                (r#"{"toolAllow":[],"commandDeny":["rm"],"toolAllow":["bash"]}"#, "toolAllow"),
+                (r#"{"commandAllow":["git"],"commandAllow":["git","curl"]}"#, "commandAllow"),
+                (r#"{"commandDeny":["rm"],"commandDeny":["rm"]}"#, "commandDeny"),
+                (r#"{"rev":1,"rev":2}"#, "rev"),
+                // Found while reading, before any member is checked.
+                (r#"{"toolDeny":[7],"toolDeny":[]}"#, "toolDeny"),
+                (r#"{"x":1,"x":2}"#, "x"),
+            ] {
+                let message = rejects::<SessionPermissionRules>(text, &duplicate(key));
+                assert!(message.contains(&format!("`{key}`")), "{message}");
+                // From bytes too (host only: a second reader instance costs flash on the firmware).
+                #[cfg(not(target_os = "none"))]
+                {
+                    let slice = serde_json::from_slice::<SessionPermissionRules>(text.as_bytes());
+                    let message = format!("{}", slice.expect_err("from_slice refuses it too"));
+                    assert!(message.contains(&duplicate(key)), "{message}");
+                }
+                let stored = format!(r#"{{"rev":3,{}"#, &text[1..]);
+                let stored_key = if text.contains(r#""rev""#) { "rev" } else { key };
+                rejects::<StoredSessionRules>(&stored, &duplicate(stored_key));
+                let record = format!(r#"{{"principal":"a","rules":{stored}}}"#);
+                rejects::<SessionRulesRecord>(&record, &duplicate(stored_key));
+            }
+            rejects::<StoredSessionRules>(r#"{"rev":1,"rev":2,"toolDeny":[]}"#, "`rev`");
+            rejects::<SessionRulesRecord>(
+                r#"{"principal":"a","principal":"b","rules":{"rev":1}}"#,
+                "duplicate field `principal`",
+            );
+            rejects::<SessionRulesRecord>(
+                r#"{"rules":{"rev":1},"rules":{"rev":2}}"#,
+                "duplicate field `rules`",
+            );
+            // The other refusals keep their texts.
+            rejects::<SessionPermissionRules>("[]", "a rules document must be a JSON object");
+            rejects::<SessionPermissionRules>("null", "a rules document must be a JSON object");
+            rejects::<SessionPermissionRules>(r#""{}""#, "a rules document must be a JSON object");
+            rejects::<StoredSessionRules>("7", "a rules document must be a JSON object");
+            rejects::<SessionPermissionRules>(
+                r#"{"toolDeny":[],"toolsDeny":[]}"#,
+                "unknown rules field `toolsDeny`",
+            );
+            rejects::<StoredSessionRules>(r#"{"toolDeny":[]}"#, "stored rules need a `rev`");
+            // Distinct members still decode, and a member once is not a repeat.
+            let rules: SessionPermissionRules =
+                serde_json::from_str(r#"{"toolDeny":["bash"],"allowDirs":["/w"],"rev":2}"#)
+                    .expect("decodes");
+            assert_eq!(rules.tool_deny, names(&["bash"]));
+            assert_eq!(rules.allow_dirs, names(&["/w"]));
+            // A parsed `Value` has already lost the repeat: `from_json` cannot see it, which is
+            // why the text entry point above is the strict one.
+            let lossy = SessionPermissionRules::from_json(&json(
+                r#"{"toolDeny":["bash"],"toolDeny":[]}"#,
+            ));
+            assert_eq!(lossy.map(|rules| rules.tool_deny), Ok(Some(vec![])));
+        }
+
+        fn put_options_refuse_a_repeated_member() {
+            rejects::<PutRulesOptions>(
+                r#"{"expectedRev":1,"expectedRev":0}"#,
+                "duplicate field `expectedRev`",
+            );
+            rejects::<PutRulesOptions>(
+                r#"{"operator":false,"expectedRev":1,"operator":true}"#,
+                "duplicate field `operator`",
+            );
+        }
+
+        fn policy_errors_refuse_a_repeated_member() {
+            rejects::<SessionPolicyError>(
+                r#"{"code":"conflict","expectedRev":1,"currentRev":2,"currentRev":3}"#,
+                "duplicate field `currentRev`",
+            );
+            rejects::<SessionPolicyError>(
+                r#"{"code":"conflict","code":"loosen_forbidden","expectedRev":1,"currentRev":2,"reasons":[]}"#,
+                "duplicate field `code`",
+            );
+            rejects::<SessionPolicyError>(
+                r#"{"code":"loosen_forbidden","reasons":[],"reasons":[{"kind":"confinement_removed"}]}"#,
+                "duplicate field `reasons`",
+            );
+            rejects::<SessionPolicyError>(
+                r#"{"code":"loosen_forbidden","reasons":[{"kind":"dir_outside","dir":"/a","dir":"/"}]}"#,
+                "duplicate field `dir`",
+            );
+        }
+
+        fn loosen_reasons_refuse_a_repeated_member() {
+            rejects::<LoosenReason>(
+                r#"{"kind":"deny_removed","list":"toolDeny","name":"a","name":"b"}"#,
+                "duplicate field `name`",
+            );
+            rejects::<LoosenReason>(
+                r#"{"kind":"allow_added","list":"toolAllow","list":"commandAllow","name":"a"}"#,
+                "duplicate field `list`",
+            );
+            rejects::<LoosenReason>(
+                r#"{"kind":"dir_outside","kind":"confinement_removed","dir":"/"}"#,
+                "duplicate field `kind`",
+            );
+            rejects::<LoosenReason>(
+                r#"{"kind":"confinement_removed","kind":"confinement_removed"}"#,
+                "duplicate field `kind`",
+            );
+        }
+
+        fn verdicts_refuse_a_repeated_member() {
+            rejects::<Verdict>(
+                r#"{"decision":"deny","reason":"tool_denied","reason":"command_denied"}"#,
+                "duplicate field `reason`",
+            );
+            rejects::<Verdict>(
+                r#"{"decision":"deny","decision":"allow","reason":"tool_denied"}"#,
+                "duplicate field `decision`",
+            );
+            rejects::<Verdict>(
+                r#"{"decision":"allow","decision":"allow"}"#,
+                "duplicate field `decision`",
+            );
+        }
+
         fn normalize_rules_touches_only_allow_dirs() {
             let raw = SessionPermissionRules {
                 tool_deny: names(&["./bash"]),
@@ -813,8 +952,8 @@ cases! {
             assert!(lex_within("c:/Work", "C:\\Work\\sub\\a.txt"));
             assert!(!lex_within("C:\\Work", "C:\\Work\\..\\Windows"));
             assert!(
-                !lex_within("C:\\Work", "C:\\work\\a"),
-                "only the drive letter folds"
+                lex_within("C:\\Work", "C:\\work\\a"),
+                "the whole Windows path folds case"
             );
             assert!(!lex_within("C:\\Work", "D:\\Work\\a"));
             assert!(
@@ -908,6 +1047,70 @@ cases! {
                     "normalising {normalised:?} again"
                 );
             }
+        }
+
+        fn regression_a_posix_path_never_normalises_into_a_drive() {
+            // Defect 3: `./c:` is a POSIX directory named `c:`. Its stored form used to be `c:`,
+            // then `C:` (the current directory of drive C), and `x/../c:/tmp` became `c:/tmp`.
+            for (raw, normalised) in [
+                ("./c:", "./c:"),
+                ("x/../c:/tmp", "./c:/tmp"),
+                ("./c:etc", "./c:etc"),
+                ("a/./../Z:/b/..", "./Z:"),
+                ("../c:", "../c:"),
+                ("/c:", "/c:"),
+                ("./c", "c"),
+                ("./1:", "1:"),
+                ("./:c", ":c"),
+            ] {
+                assert_eq!(normalize_path(raw), normalised, "normalising {raw:?}");
+                assert_eq!(
+                    normalize_path(normalised),
+                    normalised,
+                    "normalising {normalised:?} again"
+                );
+            }
+            for root in ["x/../c:/tmp", "./c:/tmp"] {
+                let stored = normalize_path(root);
+                for (path, within) in [
+                    ("c:/tmp/a", false),
+                    ("C:\\tmp\\a", false),
+                    ("./c:/tmp/a", true),
+                    ("c:/tmp", false),
+                ] {
+                    assert_eq!(lex_within(root, path), within, "{root:?} contains {path:?}");
+                    assert_eq!(
+                        lex_within(&stored, path),
+                        within,
+                        "{stored:?} (stored {root:?}) contains {path:?}"
+                    );
+                }
+            }
+            assert!(!lex_within("C:\\tmp", "x/../c:/tmp/a"));
+            assert!(!lex_within("C:\\tmp", &normalize_path("x/../c:/tmp/a")));
+        }
+
+        fn regression_windows_paths_fold_case_throughout() {
+            // Defect 4: on Windows `c:/work/sub` and `C:\Work\sub` name one directory.
+            assert!(lex_within("C:\\Work", "c:/work/sub"));
+            assert!(lex_within("c:/work", "C:\\WORK\\Sub\\x"));
+            assert!(lex_within("C:Work", "c:wORK\\a"));
+            assert!(lex_within("\\Work", "\\wOrK\\a"));
+            assert!(!lex_within("C:\\Work", "C:\\Workshop"), "a prefix is not containment");
+            assert!(!lex_within("C:\\Work", "c:/workshop/x"));
+            assert!(!lex_within("C:\\Work", "C:\\work\\..\\Workshop"));
+            // UNC server and share names fold too.
+            assert!(lex_within("\\\\Server\\Share\\Out", "\\\\server\\SHARE\\out\\a"));
+            assert!(!lex_within("\\\\Server\\Share", "\\\\server2\\share\\a"));
+            // POSIX paths stay case-sensitive.
+            assert!(!lex_within("/Work", "/work/a"));
+            assert!(!lex_within("work", "Work/a"));
+            // The fold is ASCII only (docs/decisions/policy.md): it errs towards "not within".
+            assert!(!lex_within("C:\\Été", "C:\\été\\x"));
+            assert!(lex_within("C:\\Été", "c:\\Été\\x"));
+            // The stored form keeps the case as written, except the drive letter.
+            assert_eq!(normalize_path("c:/work/Sub/"), "C:\\work\\Sub");
+            assert_eq!(normalize_path("\\\\Srv\\sHare\\X"), "\\\\Srv\\sHare\\X");
         }
 
         fn property_containment_never_says_yes_when_the_path_escapes() {
@@ -1053,6 +1256,51 @@ cases! {
                 ),
                 vec![LoosenReason::DirOutside { dir: s("/") }]
             );
+        }
+
+        fn regression_the_gate_folds_windows_case() {
+            let dirs = |dirs: &[&str]| SessionPermissionRules {
+                allow_dirs: names(dirs),
+                ..SessionPermissionRules::default()
+            };
+            // Defect 4: a narrower Windows dir in another case tightens.
+            let prior = dirs(&["C:\\Work"]);
+            assert_eq!(loosen_reasons(&prior, &dirs(&["c:/work/sub"])), vec![]);
+            assert_eq!(
+                loosen_reasons(&prior, &dirs(&["C:\\Workshop"])),
+                vec![LoosenReason::DirOutside {
+                    dir: s("C:\\Workshop")
+                }]
+            );
+            let stored = decide_put(None, prior, PutRulesOptions::expecting(0)).expect("first");
+            let narrowed = decide_put(
+                Some(&stored),
+                dirs(&["c:/work/sub"]),
+                PutRulesOptions::expecting(1),
+            )
+            .expect("a narrower dir in another case tightens");
+            assert_eq!(narrowed.rules.allow_dirs, names(&["C:\\work\\sub"]));
+        }
+
+        fn regression_the_gate_keeps_a_posix_dir_named_like_a_drive_apart() {
+            let dirs = |dirs: &[&str]| SessionPermissionRules {
+                allow_dirs: names(dirs),
+                ..SessionPermissionRules::default()
+            };
+            // Defect 3: a POSIX dir named `c:` is not drive C, before or after storing.
+            let stored = decide_put(None, dirs(&["./c:"]), PutRulesOptions::expecting(0))
+                .expect("first");
+            let put = |dir| decide_put(Some(&stored), dirs(&[dir]), PutRulesOptions::expecting(1));
+            assert_eq!(
+                put("c:etc"),
+                Err(SessionPolicyError::LoosenForbidden {
+                    reasons: vec![LoosenReason::DirOutside { dir: s("C:etc") }],
+                }),
+                "drive C is outside the POSIX dir `./c:`"
+            );
+            assert!(put("c:/etc").is_err());
+            assert!(put("./c:/etc").is_ok());
+            assert_eq!(stored.rules.allow_dirs, names(&["./c:"]));
         }
 
         fn decide_put_checks_conflict_then_loosening() {
@@ -1502,6 +1750,74 @@ cases! {
             };
             assert_eq!(
                 check(&open, "write_file", ToolAccess::WritePath("/etc/passwd")),
+                Verdict::Allow
+            );
+        }
+
+        fn regression_stored_rules_answer_as_written() {
+            // Defect 3: `allowDirs: ["./c:"]` denied `c:etc/passwd` as written and allowed it as
+            // stored.
+            let rules = SessionPermissionRules {
+                allow_dirs: names(&["./c:"]),
+                ..SessionPermissionRules::default()
+            };
+            let stored = decide_put(None, rules.clone(), PutRulesOptions::expecting(0))
+                .expect("first write")
+                .rules;
+            for (path, verdict) in [
+                ("c:etc/passwd", deny(DenyReason::WriteOutsideAllowDirs)),
+                ("C:\\etc\\passwd", deny(DenyReason::WriteOutsideAllowDirs)),
+                ("./c:/etc/passwd", Verdict::Allow),
+                ("x/../c:/passwd", Verdict::Allow),
+            ] {
+                let access = ToolAccess::WritePath(path);
+                assert_eq!(check(&rules, "write_file", access), verdict, "{path:?} as written");
+                assert_eq!(
+                    check(&normalize_rules(rules.clone()), "write_file", access),
+                    verdict,
+                    "{path:?} normalised"
+                );
+                assert_eq!(check(&stored, "write_file", access), verdict, "{path:?} stored");
+            }
+        }
+
+        fn regression_windows_writes_fold_case() {
+            // Defect 4: `C:\work\x` is within `C:\Work` on Windows.
+            let rules = SessionPermissionRules {
+                allow_dirs: names(&["C:\\Work", "\\\\Server\\Share\\Out", "/Data"]),
+                ..SessionPermissionRules::default()
+            };
+            let write = |path| check(&rules, "write_file", ToolAccess::WritePath(path));
+            let outside = deny(DenyReason::WriteOutsideAllowDirs);
+            assert_eq!(write("C:\\work\\x"), Verdict::Allow);
+            assert_eq!(write("c:/WORK/a/b"), Verdict::Allow);
+            assert_eq!(write("\\\\server\\SHARE\\out\\a"), Verdict::Allow);
+            assert_eq!(write("C:\\Workshop"), outside, "a prefix is not containment");
+            assert_eq!(write("C:\\Workshop\\x"), outside);
+            assert_eq!(write("c:\\work\\..\\Workshop\\x"), outside);
+            assert_eq!(write("/data/x"), outside, "POSIX paths stay case-sensitive");
+            assert_eq!(write("/Data/x"), Verdict::Allow);
+        }
+
+        fn regression_nt_namespace_paths_are_opaque() {
+            // `\??\C:\x` is drive C to Windows, not a folder `??` of the current drive: it must
+            // not be within `\`, written directly or reached through `..`, before or after the
+            // rules are normalised.
+            let rules = SessionPermissionRules {
+                allow_dirs: names(&["\\"]),
+                ..SessionPermissionRules::default()
+            };
+            let stored = normalize_rules(rules.clone());
+            let outside = deny(DenyReason::WriteOutsideAllowDirs);
+            for target in ["\\??\\C:\\x", "\\a\\..\\??\\C:\\x", "\\a?b"] {
+                for rules in [&rules, &stored] {
+                    let verdict = check(rules, "write_file", ToolAccess::WritePath(target));
+                    assert_eq!(verdict, outside, "{target}");
+                }
+                assert_eq!(normalize_path(target), target, "an opaque path is kept as written");
+            }
+            assert_eq!(
+                check(&rules, "write_file", ToolAccess::WritePath("\\work\\x")),
                 Verdict::Allow
             );
         }

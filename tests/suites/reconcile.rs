@@ -350,6 +350,45 @@ cases! {
             rejects::<ReconcileReport>(r#"{"recovered": {}}"#, "invalid type");
         }
 
+        fn every_wire_form_refuses_a_repeated_member() {
+            rejects::<CallOrphan>(
+                r#"{"toolCallId": "c", "toolName": "a", "toolName": "b"}"#,
+                "duplicate field `toolName`",
+            );
+            rejects::<OrphanToolCall>(
+                r#"{"toolCallId": "c", "toolCallId": "d", "toolName": "t"}"#,
+                "duplicate field `toolCallId`",
+            );
+            rejects::<OrphanToolCall>(
+                r#"{"toolCallId": "c", "kind": "result", "kind": "result"}"#,
+                "duplicate field `kind`",
+            );
+            rejects::<ResultOrphan>(
+                r#"{"toolCallId": "c", "toolName": "a", "toolName": "b", "kind": "result"}"#,
+                "duplicate field `toolName`",
+            );
+            let good = r#"{"toolCallId": "c", "toolName": "t", "entryId": "e", "text": "x",
+                "errorKind": "interrupted_outcome_unknown"}"#;
+            for (name, value) in [
+                ("toolCallId", "d"),
+                ("toolName", "u"),
+                ("entryId", "f"),
+                ("text", "y"),
+                ("errorKind", "interrupted_never_started"),
+            ] {
+                let repeated = good.replacen('{', &format!(r#"{{"{name}": "{value}", "#), 1);
+                rejects::<RecoveredOrphan>(&repeated, &format!("duplicate field `{name}`"));
+                rejects::<ReconcileReport>(
+                    &format!(r#"{{"recovered": [{repeated}]}}"#),
+                    &format!("duplicate field `{name}`"),
+                );
+            }
+            rejects::<ReconcileReport>(
+                r#"{"recovered": [], "recovered": []}"#,
+                "duplicate field `recovered`",
+            );
+        }
+
         fn tool_effect_tables_decode_and_refuse() {
             let effects: BTreeMap<String, ToolEffect> =
                 decode(&serde_json::json!({"read_file": "read", "deploy": "write"}));

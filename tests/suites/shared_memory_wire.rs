@@ -48,4 +48,45 @@ cases! {
         );
         rejects::<SharedMemoryFixture>(r#"{"state":{"revision":1},"stores":[],"extra":1}"#, "unknown field");
     }
+
+    fn every_wire_form_refuses_a_repeated_member() {
+        rejects::<SharedMemoryState>(r#"{"revision":1,"revision":2}"#, "duplicate field `revision`");
+        rejects::<SharedMemoryState>(
+            r#"{"revision":1,"takenAtMs":5,"takenAtMs":6}"#,
+            "duplicate field `takenAtMs`",
+        );
+        rejects::<SharedMemoryStoreInfo>(r#"{"id":"a","id":"b"}"#, "duplicate field `id`");
+        rejects::<SharedMemoryStoreInfo>(
+            r#"{"id":"a","description":"x","description":"y"}"#,
+            "duplicate field `description`",
+        );
+        rejects::<SharedMemorySnapshot>(
+            r#"{"state":{"revision":1},"stores":[],"stores":[{"id":"a"}]}"#,
+            "duplicate field `stores`",
+        );
+        rejects::<SharedMemorySnapshot>(
+            r#"{"state":{"revision":1},"stores":[{"id":"a","updatedAtMs":1,"updatedAtMs":2}]}"#,
+            "duplicate field `updatedAtMs`",
+        );
+        rejects::<SharedMemoryEntry>(r#"{"key":"k","value":"a","value":"b"}"#, "duplicate field `value`");
+        rejects::<SharedMemoryStoreFixture>(
+            r#"{"info":{"id":"a"},"entries":[],"entries":[{"key":"k","value":"v"}]}"#,
+            "duplicate field `entries`",
+        );
+        rejects::<SharedMemoryFixture>(
+            r#"{"state":{"revision":1},"state":{"revision":2},"stores":[]}"#,
+            "duplicate field `state`",
+        );
+        rejects::<SharedMemoryFixture>(
+            r#"{"state":{"revision":1},"stores":[{"info":{"id":"a"},"entries":[{"key":"k","key":"j","value":"v"}]}]}"#,
+            "duplicate field `key`",
+        );
+        // From bytes too (host only: a second reader instance costs flash on the firmware).
+        #[cfg(not(target_os = "none"))]
+        {
+            let text = br#"{"key":"k","key":"j","value":"v"}"#;
+            let error = serde_json::from_slice::<SharedMemoryEntry>(text).expect_err("refused");
+            assert!(alloc::format!("{error}").contains("duplicate field `key`"), "{error}");
+        }
+    }
 }

@@ -725,6 +725,30 @@ cases! {
             rejects::<ExternalEventAuditRecord>(r#"{"refusal":"queue-full"}"#, "missing field `at`");
         }
 
+        fn audit_records_refuse_a_repeated_member() {
+            let at = r#""at":"2026-03-01T12:00:00.000Z""#;
+            for (member, name) in [
+                (r#""at":"2026-03-02T00:00:00.000Z""#, "at"),
+                (r#""grantId":"g","grantId":"h""#, "grantId"),
+                (r#""remote":"public","remote":"private""#, "remote"),
+                (r#""throttled":true,"throttled":false"#, "throttled"),
+                (r#""refusal":"queue-full""#, "refusal"),
+            ] {
+                let text = format!(r#"{{{at},"refusal":"queue-full",{member}}}"#);
+                rejects::<ExternalEventAuditRecord>(&text, &format!("duplicate field `{name}`"));
+                // From bytes too (host only: a second reader instance costs flash on the firmware).
+                #[cfg(not(target_os = "none"))]
+                {
+                    let error = serde_json::from_slice::<ExternalEventAuditRecord>(text.as_bytes()).expect_err("refused");
+                    assert!(format!("{error}").contains(&format!("duplicate field `{name}`")), "{error}");
+                }
+            }
+            rejects::<ExternalEventAuditRecord>(
+                &format!(r#"{{{at},"settlement":"completed","settlement":"not-run"}}"#),
+                "duplicate field `settlement`",
+            );
+        }
+
         fn nothing_prints_a_token_content_or_principal() {
             let token = "eyJhbGciOiJSUzI1NiJ9.c2VjcmV0LWNsYWlt.sig-text";
             let admission = TransportAdmission::Token(TransportToken::new(token).unwrap());

@@ -174,8 +174,10 @@ impl SessionPermissionRules {
     /// 6. a command or an [`UnconfinedWrite`](ToolAccess::UnconfinedWrite) while `allowDirs` is
     ///    set → [`UnconfinableWrite`](DenyReason::UnconfinableWrite).
     ///
-    /// Names compare exactly. It allocates nothing and is linear in the size of the rules and
-    /// the call. It is a policy fold, not a sandbox: see the module docs.
+    /// Tool and command names compare exactly; paths compare as in
+    /// [`lex_within`](super::lex_within), the containment the tighten gate uses (Windows paths
+    /// fold ASCII case, POSIX paths do not). It allocates nothing and is linear in the size of
+    /// the rules and the call. It is a policy fold, not a sandbox: see the module docs.
     pub fn check(&self, call: &ToolInvocation<'_>) -> Verdict {
         let deny = |reason| Verdict::Deny { reason };
         if self

@@ -102,9 +102,12 @@ impl fmt::Display for LoosenReason {
 ///   does not have; a list where the prior rules had none only narrows;
 /// - `allowDirs`: dropping prior confinement loosens, and so does each `next` entry not
 ///   [`lex_within`] some prior entry; confinement where the prior rules had none only narrows.
+///   [`lex_within`] is the containment enforcement decides with (Windows paths fold ASCII case,
+///   POSIX paths do not), so an accepted entry allows no write the prior entries deny.
 ///
-/// Names compare exactly. The gate never under-reports: a directory that only looks nested
-/// (`<prior>/../etc`) or that the lexer cannot read with certainty (an opaque path) is reported.
+/// Tool and command names compare exactly. The gate never under-reports: a directory that only
+/// looks nested (`<prior>/../etc`) or that the lexer cannot read with certainty (an opaque path)
+/// is reported.
 #[must_use]
 pub fn loosen_reasons(
     prior: &SessionPermissionRules,

@@ -41,12 +41,14 @@
 //! # Paths
 //!
 //! [`lex_within`] normalises both paths first (`.`, `..`, repeated separators), so
-//! `<prior>/../etc` is not within `<prior>`, and [`normalize_path`] gives the stored form.
+//! `<prior>/../etc` is not within `<prior>`, and [`normalize_path`] gives the stored form (a
+//! relative POSIX path that would start like a drive keeps `./`, so storing never changes an
+//! answer).
 //!
 //! - **Windows family**: a path that starts with a drive letter or `\`. Both `\` and `/`
-//!   separate, and the drive letter's case folds (`C:\Work` is `c:/Work`); the rest keeps its
-//!   case. In `\\server\share\…` the server and share are the prefix and `..` stops at the
-//!   share.
+//!   separate, and the whole path folds ASCII case (`C:\Work` is `c:/work`; `C:\Workshop` is not
+//!   within it; non-ASCII letters do not fold). In `\\server\share\…` the server and share
+//!   (case folded) are the prefix and `..` stops at the share.
 //! - **POSIX family**: any other path; only `/` separates.
 //! - Paths of different families, prefixes or rootedness never contain one another; relative
 //!   paths compare with relative paths (`work` contains `work/a`, not `../work/a`).
@@ -133,9 +135,14 @@
 //!   forms tagged on `kind` and `code`.
 //! - The rules document decoder is strict: unknown keys, `null` and non-string entries are
 //!   refused ([`RulesDocumentError`]); `rev` is stripped. The `serde` decoders of the rules and
-//!   stored rules go through that decoder (via a JSON value), so they are JSON-only.
+//!   stored rules read the object member by member (each value as a JSON value) and then apply
+//!   that decoder, so they are JSON-only; they also refuse a member written twice
+//!   ([`RulesDocumentError::DuplicateField`]), which a parsed JSON value can no longer show, so
+//!   the text entry point (`serde_json::from_str`/`from_slice`) is the strict one. See
+//!   `docs/decisions/strict-decoding.md`.
 //! - Windows-family paths, opaque paths and the relative-path reading above are this crate's
-//!   (the seed names only the drive-letter and separator fold); each errs towards "not within".
+//!   (the seed names only the drive-letter and separator fold; the whole-path ASCII fold is
+//!   this crate's, see `docs/decisions/policy.md`); each errs towards "not within".
 
 mod enforce;
 mod loosen;

@@ -7,19 +7,24 @@
 //! # Families
 //!
 //! - **Windows**: a path that starts with a drive letter (`C:`, `c:`) or with `\`. Both `\` and
-//!   `/` separate components, and the drive letter's case is folded (`C:\Work` and `c:/Work` are
-//!   one directory). The rest of the path keeps its case: folding more could only make the gate
-//!   say "within" where the file system would not.
-//!   - `\\server\share\…` (UNC): server and share are part of the prefix; `..` never climbs
-//!     above the share.
+//!   `/` separate components, and the whole path folds ASCII case (`C:\Work` and `c:/work` are
+//!   one directory; `C:\Workshop` is not within `C:\Work`). Non-ASCII letters do not fold:
+//!   a volume's own upper-case table may not fold them, and a fold it lacks would say "within"
+//!   for another directory (docs/decisions/policy.md).
+//!   - `\\server\share\…` (UNC): server and share are part of the prefix and fold case too;
+//!     `..` never climbs above the share.
 //!   - `\dir`: rooted at the current drive; it is never within a drive path, nor the reverse.
-//! - **POSIX**: any other path; only `/` separates, a leading `/` roots it, and `..` never
-//!   climbs above the root.
+//! - **POSIX**: any other path; only `/` separates, a leading `/` roots it, `..` never climbs
+//!   above the root, and names compare exactly (case-sensitive).
 //!
 //! Paths of different families, or with different prefixes or rootedness, never contain one
 //! another. A relative path is read against the same (unknown) working directory as any other
 //! relative path, so `work` contains `work/a`, `..` is kept at its start, and a relative path is
 //! never within an absolute one.
+//!
+//! One comparison ([`lex_within`]) serves the tighten gate and enforcement alike, and
+//! [`normalize_path`] never moves a path to another family, prefix or rootedness: normalising is
+//! idempotent and changes no answer.
 //!
 //! # Opaque paths
 //!
@@ -34,6 +39,8 @@
 //!   share.
 //! - A Windows path with a component that ends in `.` or a space, other than `.` and `..`
 //!   (Windows strips those characters, so `work.` is `work` and `... ` may climb).
+//! - A Windows path with a component holding `?` (no Win32 name may; `\??\C:\x` is the NT
+//!   namespace's drive C, not a folder `??` of the current drive).
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -45,8 +52,9 @@ enum Family {
     Windows,
 }
 
-/// What comes before the rooted or relative part.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What comes before the rooted or relative part. Compared with [`same_prefix`], never with
+/// `==` (server and share names fold case).
+#[derive(Clone, Copy, Debug)]
 enum Prefix<'a> {
     /// No prefix: a POSIX path, or a Windows path rooted at the current drive.
     None,
@@ -68,6 +76,44 @@ struct Parsed<'a> {
 
 fn is_windows_separator(c: char) -> bool {
     c == '/' || c == '\\'
+}
+
+/// The drive letter, lowercased, when `path` starts with one (`C:`, `c:`): the test that puts a
+/// path in the Windows family, and the one [`normalize_path`] keeps a POSIX path from passing.
+fn drive_letter(path: &str) -> Option<u8> {
+    match path.as_bytes() {
+        [letter, b':', ..] if letter.is_ascii_alphabetic() => Some(letter.to_ascii_lowercase()),
+        _ => None,
+    }
+}
+
+/// Whether two components (or server or share names) of `family` name the same thing: the one
+/// comparison behind [`lex_within`], so the tighten gate and enforcement cannot disagree.
+/// Windows names fold ASCII case (`Work` is `WORK`; `É` is not `é`); POSIX names compare exactly.
+fn same_name(family: Family, a: &str, b: &str) -> bool {
+    match family {
+        Family::Posix => a == b,
+        Family::Windows => a.eq_ignore_ascii_case(b),
+    }
+}
+
+/// Whether two prefixes are the same (drive letters are stored lowercased).
+fn same_prefix(a: Prefix<'_>, b: Prefix<'_>) -> bool {
+    match (a, b) {
+        (Prefix::None, Prefix::None) => true,
+        (Prefix::Drive(a), Prefix::Drive(b)) => a == b,
+        (
+            Prefix::Unc { server, share },
+            Prefix::Unc {
+                server: other_server,
+                share: other_share,
+            },
+        ) => {
+            same_name(Family::Windows, server, other_server)
+                && same_name(Family::Windows, share, other_share)
+        }
+        _ => false,
+    }
 }
 
 /// The components of `rest` from the last to the first, split the way `family` splits.
@@ -113,20 +159,27 @@ fn strippable(component: &str) -> bool {
     component != "." && component != ".." && (component.ends_with('.') || component.ends_with(' '))
 }
 
+/// True when a Windows-family component cannot be read lexically: Windows strips its trailing
+/// character, or it holds a `?`, which no Win32 file name may hold and which marks the NT and
+/// verbatim namespaces (`\??\C:\x` is drive C, not a folder `??` of the current drive).
+fn unreadable(component: &str) -> bool {
+    strippable(component) || component.contains('?')
+}
+
 /// Classifies `path`; `None` when it is opaque.
 fn parse(path: &str) -> Option<Parsed<'_>> {
-    let parsed = match path.as_bytes() {
-        [letter, b':', ..] if letter.is_ascii_alphabetic() => {
+    let parsed = match (drive_letter(path), path.as_bytes()) {
+        (Some(letter), _) => {
             let rest = path.get(2..)?;
             Parsed {
                 family: Family::Windows,
-                prefix: Prefix::Drive(letter.to_ascii_lowercase()),
+                prefix: Prefix::Drive(letter),
                 rooted: rest.starts_with(is_windows_separator),
                 rest,
             }
         }
-        [b'\\', b'\\' | b'/', ..] => parse_unc(path.get(2..)?)?,
-        [b'\\', ..] => Parsed {
+        (None, [b'\\', b'\\' | b'/', ..]) => parse_unc(path.get(2..)?)?,
+        (None, [b'\\', ..]) => Parsed {
             family: Family::Windows,
             prefix: Prefix::None,
             rooted: true,
@@ -140,7 +193,7 @@ fn parse(path: &str) -> Option<Parsed<'_>> {
             rest: path,
         },
     };
-    if parsed.family == Family::Windows && parts_rev(parsed.rest, Family::Windows).any(strippable) {
+    if parsed.family == Family::Windows && parts_rev(parsed.rest, Family::Windows).any(unreadable) {
         return None;
     }
     Some(parsed)
@@ -210,11 +263,15 @@ impl<'a> Parsed<'a> {
 /// under it once both are normalised.
 ///
 /// Both paths are resolved first (`.`, `..`, repeated separators), so `<root>/../etc` is not
-/// within `<root>`; Windows-family paths fold `\` into `/` and the drive letter's case; opaque
-/// paths (see the module docs) are never within anything and contain nothing. It never says yes
-/// where the normalised `path` escapes the normalised `root`, and it agrees with itself on
-/// normalised input: `lex_within(root, path)` equals
-/// `lex_within(&normalize_path(root), &normalize_path(path))`.
+/// within `<root>`; Windows-family paths fold `\` into `/` and ASCII case (POSIX paths are
+/// case-sensitive); opaque paths (see the module docs) are never within anything and contain
+/// nothing. It never says yes where the normalised `path` escapes the normalised `root`, and
+/// normalising either argument changes no answer: `lex_within(root, path)` equals
+/// `lex_within(&normalize_path(root), path)` and `lex_within(root, &normalize_path(path))`.
+///
+/// The tighten gate ([`loosen_reasons`](super::loosen_reasons)) and enforcement
+/// ([`SessionPermissionRules::check`](super::SessionPermissionRules::check)) both decide
+/// containment here, so they agree.
 ///
 /// It is lexical: it cannot see symlinks. A directory whose last component is a symlink to
 /// elsewhere is "within" here and resolves elsewhere at run time.
@@ -249,7 +306,10 @@ impl<'a> Target<'a> {
             return false;
         };
         let path = &self.parsed;
-        if root.family != path.family || root.prefix != path.prefix || root.rooted != path.rooted {
+        if root.family != path.family
+            || root.rooted != path.rooted
+            || !same_prefix(root.prefix, path.prefix)
+        {
             return false;
         }
         let (root_count, root_ups) = root.shape();
@@ -259,7 +319,7 @@ impl<'a> Target<'a> {
         path.kept()
             .skip(self.count - root_count)
             .zip(root.kept())
-            .all(|(a, b)| a == b)
+            .all(|(a, b)| same_name(path.family, a, b))
     }
 }
 
@@ -267,9 +327,11 @@ impl<'a> Target<'a> {
 ///
 /// `.`, `..` and repeated separators are resolved and a trailing separator dropped; a POSIX
 /// path becomes `/a/b`, `../a` or `.` (the empty path too); a Windows-family path gets an
-/// upper-case drive letter and `\` separators (`C:\a\b`, `C:a`, `\\server\share\a`, `\a`).
-/// Opaque paths (see the module docs) are returned as written. Normalising twice changes
-/// nothing, and [`lex_within`] answers the same for a path and its normalised form.
+/// upper-case drive letter and `\` separators (`C:\a\b`, `C:a`, `\\server\share\a`, `\a`) and
+/// otherwise keeps its case. A relative POSIX path whose first component would read as a drive
+/// keeps a leading `./` (`x/../c:/tmp` becomes `./c:/tmp`, not drive C's `c:/tmp`). Opaque paths
+/// (see the module docs) are returned as written. Normalising twice changes nothing, and
+/// [`lex_within`] answers the same for a path and its normalised form.
 #[must_use]
 pub fn normalize_path(path: &str) -> String {
     let Some(parsed) = parse(path) else {
@@ -284,9 +346,21 @@ pub fn normalize_path(path: &str) -> String {
         Family::Windows => '\\',
     };
 
-    let mut out = String::with_capacity(path.len());
+    let mut out = String::with_capacity(path.len().saturating_add(2));
     let mut need_separator = false;
     match parsed.prefix {
+        // A relative POSIX path that would start `c:` keeps `./`, or it would read as drive C.
+        Prefix::None
+            if parsed.family == Family::Posix
+                && !parsed.rooted
+                && ups == 0
+                && components
+                    .first()
+                    .is_some_and(|first| drive_letter(first).is_some()) =>
+        {
+            out.push('.');
+            need_separator = true;
+        }
         Prefix::None => {}
         Prefix::Drive(letter) => {
             out.push(char::from(letter.to_ascii_uppercase()));
@@ -328,5 +402,52 @@ mod tests {
         assert_eq!(parsed.shape(), (1, 2));
         assert!(parse("\\\\?\\C:\\x").is_none());
         assert!(parse("/a\\b").is_none());
+    }
+
+    #[test]
+    fn normalised_forms_keep_their_family_prefix_and_rootedness() {
+        for path in [
+            "./c:",
+            "x/../c:/tmp",
+            "a/../Z:b",
+            "../c:",
+            "/c:",
+            "c:",
+            r"C:x\..\d:",
+            r"\\Srv\Share\..",
+            r"\x\..\..",
+            "",
+            "a/..",
+        ] {
+            let before = parse(path).expect("not opaque");
+            let normalised = normalize_path(path);
+            let after = parse(&normalised).expect("still not opaque");
+            assert_eq!(before.family, after.family, "{path:?} → {normalised:?}");
+            assert_eq!(before.rooted, after.rooted, "{path:?} → {normalised:?}");
+            assert!(
+                same_prefix(before.prefix, after.prefix),
+                "{path:?} → {normalised:?}"
+            );
+            assert_eq!(before.shape(), after.shape(), "{path:?} → {normalised:?}");
+        }
+    }
+
+    #[test]
+    fn names_fold_only_in_the_windows_family_and_only_ascii() {
+        assert!(same_name(Family::Windows, "Work", "wORK"));
+        assert!(!same_name(Family::Windows, "Work", "Workshop"));
+        assert!(!same_name(Family::Windows, "É", "é"));
+        assert!(!same_name(Family::Posix, "Work", "work"));
+        assert!(same_prefix(
+            Prefix::Unc {
+                server: "SRV",
+                share: "Share"
+            },
+            Prefix::Unc {
+                server: "srv",
+                share: "sHARE"
+            }
+        ));
+        assert!(!same_prefix(Prefix::Drive(b'c'), Prefix::None));
     }
 }

@@ -146,14 +146,26 @@ impl SessionPermissionRules {
     /// by leaving the key out), or an entry that is not a string is refused. A `rev` key is
     /// stripped: the store is the sole authority on revisions, so a rules document read back
     /// from the store and edited may be written again as is. It must still be a non-negative
-    /// integer. The `serde` decoder is this one.
+    /// integer. The `serde` decoder is this one, reading the object from the text.
+    ///
+    /// A repeated member cannot be seen here: a parsed [`Value`] holds each key once (serde_json
+    /// keeps the last of a repeated member). The text entry point, `serde_json::from_str` or
+    /// `from_slice` on this type (feature `serde`), is the strict one: it reads the members one
+    /// by one and refuses a repeated member with [`RulesDocumentError::DuplicateField`] before
+    /// checking anything else. Decode untrusted text through it, not through a [`Value`].
     ///
     /// # Errors
-    /// The first problem found, fields checked in document order.
+    /// The first problem found, fields checked in the order the [`Value`] holds them (sorted by
+    /// key).
     pub fn from_json(document: &Value) -> Result<Self, RulesDocumentError> {
         let object = document
             .as_object()
             .ok_or(RulesDocumentError::NotAnObject)?;
+        Self::from_members(object)
+    }
+
+    /// The rules of an object's members; a `rev` member is checked and dropped.
+    fn from_members(object: &ValueMap) -> Result<Self, RulesDocumentError> {
         let (rules, _rev) = decode_fields(object)?;
         Ok(rules)
     }
@@ -176,7 +188,7 @@ pub fn strip_rev(stored: StoredSessionRules) -> SessionPermissionRules {
 /// The rules with every `allowDirs` entry normalised (`normalizeRules`, see
 /// [`normalize_path`]), so stored rules are `..`-free and the tighten gate compares the form
 /// the runtime resolves. The other fields are kept as given. Normalising twice changes
-/// nothing.
+/// nothing, and normalised rules give every call the verdict the rules as written give it.
 #[must_use]
 pub fn normalize_rules(mut rules: SessionPermissionRules) -> SessionPermissionRules {
     if let Some(dirs) = rules.allow_dirs.as_mut() {
@@ -211,12 +223,21 @@ impl StoredSessionRules {
     /// Decodes a stored-rules document strictly: a rules document (see
     /// [`SessionPermissionRules::from_json`]) whose `rev` is required and at least 1.
     ///
+    /// As there, a parsed [`Value`] no longer shows a repeated member; the text entry point
+    /// (`serde_json::from_str` or `from_slice` on this type, feature `serde`) is the strict one
+    /// and refuses it with [`RulesDocumentError::DuplicateField`].
+    ///
     /// # Errors
     /// What is wrong with the document.
     pub fn from_json(document: &Value) -> Result<Self, RulesDocumentError> {
         let object = document
             .as_object()
             .ok_or(RulesDocumentError::NotAnObject)?;
+        Self::from_members(object)
+    }
+
+    /// The stored rules of an object's members: `rev` required and at least 1.
+    fn from_members(object: &ValueMap) -> Result<Self, RulesDocumentError> {
         let (rules, rev) = decode_fields(object)?;
         let rev = rev.ok_or(RulesDocumentError::MissingRev)?;
         let rev = NonZeroU64::new(rev).ok_or(RulesDocumentError::InvalidRev)?;
@@ -247,6 +268,9 @@ pub enum RulesDocumentError {
     NotAnObject,
     /// A key that is neither a rules field nor `rev` (the key as written).
     UnknownField(String),
+    /// A member written more than once (the key as written). Only the text decoder (serde) can
+    /// see it: a parsed [`Value`] keeps one member per key.
+    DuplicateField(String),
     /// A field whose value is not a list (`null` included).
     NotAList(RulesField),
     /// A list entry that is not a string.
@@ -270,6 +294,10 @@ impl fmt::Display for RulesDocumentError {
                 f,
                 "unknown rules field `{key}`, expected one of `toolAllow`, `toolDeny`, \
                  `allowDirs`, `commandAllow`, `commandDeny`, `rev`"
+            ),
+            Self::DuplicateField(key) => write!(
+                f,
+                "duplicate rules field `{key}`: a member may appear only once"
             ),
             Self::NotAList(field) => write!(f, "`{field}` must be a list of strings"),
             Self::NotAString { field, index } => {
@@ -319,21 +347,109 @@ fn decode_fields(
 #[cfg(feature = "serde")]
 mod wire {
     use super::*;
-    use serde::de::Error as _;
+    use serde::de::{EnumAccess, Error as _, MapAccess, SeqAccess, Visitor};
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-    /// Through [`SessionPermissionRules::from_json`]: one decoder, one set of errors.
+    /// Through the members [`SessionPermissionRules::from_json`] checks: one decoder, one set of
+    /// errors, plus [`RulesDocumentError::DuplicateField`], which only the text shows.
     impl<'de> Deserialize<'de> for SessionPermissionRules {
         fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-            let document = Value::deserialize(deserializer)?;
-            Self::from_json(&document).map_err(D::Error::custom)
+            let members = deserializer.deserialize_any(Members)?;
+            Self::from_members(&members).map_err(D::Error::custom)
         }
     }
 
+    /// Through the members [`StoredSessionRules::from_json`] checks, a repeated member refused.
     impl<'de> Deserialize<'de> for StoredSessionRules {
         fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-            let document = Value::deserialize(deserializer)?;
-            Self::from_json(&document).map_err(D::Error::custom)
+            let members = deserializer.deserialize_any(Members)?;
+            Self::from_members(&members).map_err(D::Error::custom)
+        }
+    }
+
+    /// Reads the members of a rules object as written, refusing a key seen before
+    /// ([`RulesDocumentError::DuplicateField`], in document order, before any member is
+    /// checked); anything but an object is [`RulesDocumentError::NotAnObject`]. A `Value` would
+    /// keep only the last of a repeated member.
+    struct Members;
+
+    fn not_an_object<T, E: serde::de::Error>() -> Result<T, E> {
+        Err(E::custom(RulesDocumentError::NotAnObject))
+    }
+
+    impl<'de> Visitor<'de> for Members {
+        type Value = ValueMap;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a rules document (a JSON object)")
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<ValueMap, A::Error> {
+            let mut members = ValueMap::new();
+            while let Some(key) = access.next_key::<String>()? {
+                if members.contains_key(&key) {
+                    return Err(A::Error::custom(RulesDocumentError::DuplicateField(key)));
+                }
+                let value = access.next_value::<Value>()?;
+                members.insert(key, value);
+            }
+            Ok(members)
+        }
+
+        fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<ValueMap, E> {
+            not_an_object()
+        }
+
+        fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<ValueMap, E> {
+            not_an_object()
+        }
+
+        fn visit_i128<E: serde::de::Error>(self, _: i128) -> Result<ValueMap, E> {
+            not_an_object()
+        }
+
+        fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<ValueMap, E> {
+            not_an_object()
+        }
+
+        fn visit_u128<E: serde::de::Error>(self, _: u128) -> Result<ValueMap, E> {
+            not_an_object()
+        }
+
+        fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<ValueMap, E> {
+            not_an_object()
+        }
+
+        fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<ValueMap, E> {
+            not_an_object()
+        }
+
+        fn visit_bytes<E: serde::de::Error>(self, _: &[u8]) -> Result<ValueMap, E> {
+            not_an_object()
+        }
+
+        fn visit_unit<E: serde::de::Error>(self) -> Result<ValueMap, E> {
+            not_an_object()
+        }
+
+        fn visit_none<E: serde::de::Error>(self) -> Result<ValueMap, E> {
+            not_an_object()
+        }
+
+        fn visit_some<D: Deserializer<'de>>(self, _: D) -> Result<ValueMap, D::Error> {
+            not_an_object()
+        }
+
+        fn visit_newtype_struct<D: Deserializer<'de>>(self, _: D) -> Result<ValueMap, D::Error> {
+            not_an_object()
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<ValueMap, A::Error> {
+            not_an_object()
+        }
+
+        fn visit_enum<A: EnumAccess<'de>>(self, _: A) -> Result<ValueMap, A::Error> {
+            not_an_object()
         }
     }
 
