@@ -4,9 +4,8 @@
 # script. On a fresh machine it first installs what it needs (idempotent).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ROOT=$PWD
 
-BARE_TARGETS=(thumbv7em-none-eabihf wasm32-unknown-unknown)
+BARE_TARGETS=(thumbv7em-none-eabihf thumbv6m-none-eabi riscv32imc-unknown-none-elf wasm32-unknown-unknown)
 START=$SECONDS
 
 step() {
@@ -20,7 +19,8 @@ as_root() {
 
 # ---------------------------------------------------------------- setup
 step "setup: rust targets, qemu + arm binutils, node, cargo-hack"
-rustup target add thumbv7em-none-eabihf thumbv7m-none-eabi wasm32-unknown-unknown wasm32-wasip1 >/dev/null
+rustup target add thumbv7em-none-eabihf thumbv7m-none-eabi thumbv6m-none-eabi riscv32imc-unknown-none-elf \
+    wasm32-unknown-unknown wasm32-wasip1 >/dev/null
 rustup component add rustfmt clippy >/dev/null
 missing=()
 command -v qemu-system-arm >/dev/null || missing+=(qemu-system-arm)
@@ -51,9 +51,11 @@ RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --all-features
 
 # ---------------------------------------------------------------- isolation
 for target in "${BARE_TARGETS[@]}"; do
-    step "cargo hack: each feature alone on $target (no dev-deps)"
-    # std and the file medium need an operating system: they are checked on the host below.
-    cargo hack check --each-feature --no-dev-deps --target "$target" --exclude-features std,record-store-fs
+    step "cargo hack: each feature alone on $target"
+    # std and the file medium need an operating system (build.rs refuses them there).
+    cargo bare-check --target "$target"
+    step "every no_std piece with its doubles on $target: full,defmt,testing"
+    cargo check --target "$target" --no-default-features --features full,defmt,testing
 done
 
 step "the std-only pieces alone on the host: std, record-store-fs"
@@ -87,8 +89,11 @@ if printf '%s\n' "$tree" | grep -E '^(subtle|rand_core) '; then
 fi
 
 # ---------------------------------------------------------------- host
-step "host tests (all features: units, suites, golden files, layering, interop, doctests)"
-cargo test --all-features
+step "host tests (all features: units, suites, golden files, layering, interop, build script, doctests)"
+cargo host-test
+
+step "file medium across OS processes: claim races and writers SIGKILLed mid-save (release)"
+cargo test --release --no-default-features --features record-store-fs,testing --test record_store_kill -- --nocapture
 
 step "compile-fail cases per feature set"
 cargo test --no-default-features --test isolation
@@ -105,13 +110,12 @@ step "main example"
 cargo run --quiet --example session_host --features full,record-store-fs >/dev/null
 
 # ---------------------------------------------------------------- wasm32
-step "tests on wasm32-wasip1 under node's WASI"
-CARGO_TARGET_WASM32_WASIP1_RUNNER="node --no-warnings $ROOT/tools/wasi-run.mjs" \
-    cargo test --target wasm32-wasip1 --no-default-features --features full,testing --tests
+step "tests on wasm32-wasip1 under node's WASI (runner in .cargo/config.toml)"
+cargo wasi-test
 
 # ---------------------------------------------------------------- firmware
 step "firmware tests on a Cortex-M3 (lm3s6965evb: 256 KiB flash, 64 KiB SRAM) under QEMU"
-(cd firmware && cargo test --release)
+cargo firmware-test
 
 # The images that carry a whole record store (the session codec, a store, a seal, a suite) need
 # more than 256 KiB of flash: they require the firmware feature `mps2-an385` and link against a
@@ -140,5 +144,12 @@ image_sizes() {
     cargo test --release --no-run --features mps2-an385 "${LARGE_TESTS[@]}" --message-format=json 2>/dev/null |
         image_sizes mps2-an385
 )
+
+step "package: no repository-only files, and a publish dry-run that builds the full feature set"
+if cargo package --list --allow-dirty | grep -E '^(firmware|backends|fuzz|scripts|tools|\.cargo|\.ci)/'; then
+    echo "repository-only files are in the package" >&2
+    exit 1
+fi
+cargo publish --dry-run --allow-dirty --no-default-features --features full
 
 step "all checks passed in $((SECONDS - START))s"

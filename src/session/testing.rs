@@ -10,7 +10,9 @@
 //!
 //! - **Distinct ids.** Each double takes `test-session-<n>` from a crate-wide counter
 //!   (`AtomicU32`, no `std`), so two doubles never share an id. The counter wraps after
-//!   `u32::MAX` doubles.
+//!   `u32::MAX` doubles. On targets without compare-and-swap (Cortex-M0+, RISC-V without the
+//!   A extension) it is a `u32` under a `critical_section::Mutex` instead: the final binary
+//!   provides the critical section, as it does for embassy-sync's `CriticalSectionRawMutex`.
 //! - **One id on every surface.** The workspace snapshot's `session_id`, a created group's and a
 //!   spawned job's `parent_session_id`, the status snapshot's `session_id` and the turn ids are
 //!   resolved when asked, through the double's own identity (the override when one is set), and
@@ -77,6 +79,7 @@ use alloc::vec::Vec;
 use core::cell::{Cell, RefCell};
 use core::fmt;
 use core::future::poll_fn;
+#[cfg(target_has_atomic = "32")]
 use core::sync::atomic::{AtomicU32, Ordering};
 use core::task::{Context, Poll, Waker};
 
@@ -123,7 +126,31 @@ pub const TEST_TIMESTAMP: &str = "1970-01-01T00:00:00.000Z";
 pub const TEST_CWD: &str = "/workspace";
 
 /// How many session doubles were made so far: the `<n>` of the next `test-session-<n>`.
+#[cfg(target_has_atomic = "32")]
 static DOUBLES_CREATED: AtomicU32 = AtomicU32::new(0);
+/// How many session doubles were made so far, on a target without compare-and-swap.
+#[cfg(not(target_has_atomic = "32"))]
+static DOUBLES_CREATED: critical_section::Mutex<Cell<u32>> =
+    critical_section::Mutex::new(Cell::new(0));
+
+/// The `<n>` of a new double's `test-session-<n>`: one more than the doubles made before it.
+#[cfg(target_has_atomic = "32")]
+fn next_double_number() -> u32 {
+    DOUBLES_CREATED
+        .fetch_add(1, Ordering::Relaxed)
+        .wrapping_add(1)
+}
+
+/// The `<n>` of a new double's `test-session-<n>`: one more than the doubles made before it.
+#[cfg(not(target_has_atomic = "32"))]
+fn next_double_number() -> u32 {
+    critical_section::with(|cs| {
+        let count = DOUBLES_CREATED.borrow(cs);
+        let n = count.get().wrapping_add(1);
+        count.set(n);
+        n
+    })
+}
 
 /// The empty context window every default turn and read reports: nothing used of 200 000 tokens.
 #[must_use]
@@ -520,9 +547,7 @@ impl TestInteractiveSession {
     /// A new double with every default and the next id `test-session-<n>`.
     #[must_use]
     pub fn new() -> Self {
-        let n = DOUBLES_CREATED
-            .fetch_add(1, Ordering::Relaxed)
-            .wrapping_add(1);
+        let n = next_double_number();
         Self {
             own_id: format!("test-session-{n}"),
             turns: Cell::new(0),
