@@ -1,8 +1,6 @@
 //! Decoding support shared by the family's wire forms: noticing a key that must not be there,
 //! and the message that refuses it (crate-private; only compiled with `serde`).
 
-use core::fmt;
-
 use serde::de::IgnoredAny;
 
 /// Decodes an optional key as "was it written?", whatever its value (`null` included): an absent
@@ -15,7 +13,8 @@ where
 }
 
 /// Why a record was refused: it carries a key its shape does not have.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error("{record} cannot carry `{field}`: only {owner} have it")]
 pub(super) struct ForeignField {
     /// The wire name of the refused key.
     pub(super) field: &'static str,
@@ -41,15 +40,5 @@ impl ForeignField {
             }),
             None => Ok(()),
         }
-    }
-}
-
-impl fmt::Display for ForeignField {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} cannot carry `{}`: only {} have it",
-            self.record, self.field, self.owner
-        )
     }
 }

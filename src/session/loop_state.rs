@@ -120,24 +120,13 @@ impl From<LoopDelay> for u32 {
 }
 
 /// A delay outside 60..=3600 seconds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[error("`delaySeconds` must lie between 60 and 3600, found {seconds}")]
 pub struct LoopDelayOutOfRange {
     /// The refused number of seconds.
     pub seconds: u32,
 }
-
-impl fmt::Display for LoopDelayOutOfRange {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "`delaySeconds` must lie between 60 and 3600, found {}",
-            self.seconds
-        )
-    }
-}
-
-impl core::error::Error for LoopDelayOutOfRange {}
 
 /// A loop's phase together with the data only that phase has.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -381,15 +370,17 @@ impl fmt::Display for LoopInputKind {
 }
 
 /// Why [`next_loop_state`] refused an input. The state is unchanged whenever one is returned.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum LoopRefusal {
     /// The loop is stopped or expired and accepts nothing.
+    #[error("the loop is {phase} and accepts nothing")]
     Terminal {
         /// Its terminal phase.
         phase: SessionLoopPhase,
     },
     /// A wake armed for another generation than the loop's current one.
+    #[error("stale wake: armed for generation {received}, the loop is at {expected}")]
     StaleWake {
         /// The loop's current generation.
         expected: u64,
@@ -397,6 +388,7 @@ pub enum LoopRefusal {
         received: u64,
     },
     /// The input has no meaning in this phase.
+    #[error("a {phase} loop does not accept {input}")]
     WrongPhase {
         /// The loop's phase.
         phase: SessionLoopPhase,
@@ -404,43 +396,24 @@ pub enum LoopRefusal {
         input: LoopInputKind,
     },
     /// A wake before the loop's next allowed instant.
+    #[error("woken before the loop's next allowed instant")]
     TooEarly,
     /// An expiry reported before the loop's `expiresAt`.
+    #[error("the loop has not reached its expiry")]
     NotExpired,
     /// An instant the machine must compare is not in a form it reads.
+    #[error("`{field}` is not an ISO-8601 instant this machine reads")]
     UnreadableInstant {
         /// The wire name of the field (`nextAllowedAt` or `expiresAt`).
         field: &'static str,
     },
     /// `now` plus the delay lies beyond what an ISO-8601 instant can say (after year 9999).
+    #[error("the next instant lies beyond year 9999")]
     InstantOutOfRange,
     /// `revision` or `generation` cannot grow any further.
+    #[error("the loop's counters cannot grow any further")]
     CounterExhausted,
 }
-
-impl fmt::Display for LoopRefusal {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Terminal { phase } => write!(f, "the loop is {phase} and accepts nothing"),
-            Self::StaleWake { expected, received } => write!(
-                f,
-                "stale wake: armed for generation {received}, the loop is at {expected}"
-            ),
-            Self::WrongPhase { phase, input } => {
-                write!(f, "a {phase} loop does not accept {input}")
-            }
-            Self::TooEarly => f.write_str("woken before the loop's next allowed instant"),
-            Self::NotExpired => f.write_str("the loop has not reached its expiry"),
-            Self::UnreadableInstant { field } => {
-                write!(f, "`{field}` is not an ISO-8601 instant this machine reads")
-            }
-            Self::InstantOutOfRange => f.write_str("the next instant lies beyond year 9999"),
-            Self::CounterExhausted => f.write_str("the loop's counters cannot grow any further"),
-        }
-    }
-}
-
-impl core::error::Error for LoopRefusal {}
 
 /// The loop machine: the state after `input`, or why `input` is refused (the state itself is
 /// never touched).
@@ -711,7 +684,6 @@ mod wire {
     //! The flat wire record of a loop and its checks.
 
     use alloc::string::String;
-    use core::fmt;
 
     use super::{LoopDelay, SessionLoopPhase, SessionLoopState, SessionLoopStatus};
 
@@ -740,25 +712,17 @@ mod wire {
     }
 
     /// A flat record whose optional fields do not fit its phase.
+    #[derive(Debug, thiserror::Error)]
     pub(super) enum LoopShapeError {
         /// A waiting loop without its next allowed instant.
+        #[error("a waiting loop needs `nextAllowedAt`")]
         WaitingWithoutInstant,
         /// A field written on a phase that does not have it.
+        #[error("a {phase} loop cannot carry `{field}`")]
         Foreign {
             field: &'static str,
             phase: SessionLoopPhase,
         },
-    }
-
-    impl fmt::Display for LoopShapeError {
-        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            match self {
-                Self::WaitingWithoutInstant => f.write_str("a waiting loop needs `nextAllowedAt`"),
-                Self::Foreign { field, phase } => {
-                    write!(f, "a {phase} loop cannot carry `{field}`")
-                }
-            }
-        }
     }
 
     impl TryFrom<LoopWire> for SessionLoopState {

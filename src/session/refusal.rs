@@ -32,7 +32,6 @@
 //!   are the enums' `ALL`, in the contract's order.
 
 use alloc::string::String;
-use core::fmt;
 
 string_enum! {
     /// Why a session change (switch, new session, and in this crate also a rename) was refused
@@ -93,7 +92,7 @@ pub const SESSION_DELETE_REFUSAL_CODES: &[SessionDeleteRefusalCode] = SessionDel
 ///
 /// Displays as `SessionChangeRefusal (<code>): <message>` (without `: <message>` when the message
 /// is empty).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(
     feature = "serde",
@@ -102,6 +101,7 @@ pub const SESSION_DELETE_REFUSAL_CODES: &[SessionDeleteRefusalCode] = SessionDel
         into = "RefusalWire<SessionChangeRefusalCode>"
     )
 )]
+#[error("{} ({code}){}{message}", Self::NAME, colon(.message))]
 pub struct SessionChangeRefusal {
     /// Why the change was refused; always one of [`SESSION_CHANGE_REFUSAL_CODES`].
     pub code: SessionChangeRefusalCode,
@@ -129,21 +129,13 @@ impl SessionChangeRefusal {
     }
 }
 
-impl fmt::Display for SessionChangeRefusal {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_refusal(f, Self::NAME, self.code.as_str(), &self.message)
-    }
-}
-
-impl core::error::Error for SessionChangeRefusal {}
-
 /// A refused session delete (`ISessionDeleteRefusal`): the code a client branches on and the
 /// message it shows, so "someone else is on it" and "it is mid-turn" are told apart without
 /// parsing text.
 ///
 /// Displays as `SessionDeleteRefusal (<code>): <message>` (without `: <message>` when the message
 /// is empty).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(
     feature = "serde",
@@ -152,6 +144,7 @@ impl core::error::Error for SessionChangeRefusal {}
         into = "RefusalWire<SessionDeleteRefusalCode>"
     )
 )]
+#[error("{} ({code}){}{message}", Self::NAME, colon(.message))]
 pub struct SessionDeleteRefusal {
     /// Why the delete was refused; always one of [`SESSION_DELETE_REFUSAL_CODES`].
     pub code: SessionDeleteRefusalCode,
@@ -179,21 +172,9 @@ impl SessionDeleteRefusal {
     }
 }
 
-impl fmt::Display for SessionDeleteRefusal {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_refusal(f, Self::NAME, self.code.as_str(), &self.message)
-    }
-}
-
-impl core::error::Error for SessionDeleteRefusal {}
-
-fn write_refusal(f: &mut fmt::Formatter<'_>, name: &str, code: &str, message: &str) -> fmt::Result {
-    write!(f, "{name} ({code})")?;
-    if message.is_empty() {
-        Ok(())
-    } else {
-        write!(f, ": {message}")
-    }
+/// The separator before a refusal's message: none when the message is empty.
+fn colon(message: &str) -> &'static str {
+    if message.is_empty() { "" } else { ": " }
 }
 
 /// True when `error` is a declared session-change refusal (`isSessionChangeRefusal`): an outcome

@@ -511,8 +511,70 @@ string_enum! {
 pub struct RecordDigest {
     /// The digest function.
     pub algorithm: DigestAlgorithm,
-    /// The digest in lowercase hexadecimal (64 characters for SHA-256; not checked here).
-    pub value: String,
+    /// The digest.
+    pub value: Sha256Digest,
+}
+
+/// A SHA-256 digest, its 32 bytes (a record's in a [`RecordDigest`], a file's in a file offer).
+///
+/// `Display` and the wire form are the 64 lowercase hex digits; reading refuses any other length
+/// or character, uppercase included ([`InvalidSha256Digest`]).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "String"))]
+pub struct Sha256Digest(pub [u8; 32]);
+
+impl core::str::FromStr for Sha256Digest {
+    type Err = InvalidSha256Digest;
+
+    fn from_str(text: &str) -> Result<Self, InvalidSha256Digest> {
+        let mut bytes = [0; 32];
+        if text.len() != 64 {
+            return Err(InvalidSha256Digest::Length(text.len()));
+        }
+        base16ct::lower::decode(text, &mut bytes)
+            .map_err(|_| InvalidSha256Digest::NotLowercaseHex)?;
+        Ok(Self(bytes))
+    }
+}
+
+impl TryFrom<String> for Sha256Digest {
+    type Error = InvalidSha256Digest;
+
+    fn try_from(text: String) -> Result<Self, InvalidSha256Digest> {
+        text.parse()
+    }
+}
+
+impl core::fmt::Display for Sha256Digest {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{:x}", base16ct::HexDisplay(&self.0))
+    }
+}
+
+impl core::fmt::Debug for Sha256Digest {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "Sha256Digest({self})")
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for Sha256Digest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+/// Why a text is not a [`Sha256Digest`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum InvalidSha256Digest {
+    /// The text has this many bytes, not 64.
+    #[error("a sha256 is 64 lowercase hex characters, found {0} bytes")]
+    Length(usize),
+    /// A character is not one of `0-9a-f`.
+    #[error("a sha256 is lowercase hex (0-9, a-f) only")]
+    NotLowercaseHex,
 }
 
 /// A sealed record on its way to another store (the one way a process that holds no keys, only

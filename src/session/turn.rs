@@ -37,7 +37,6 @@
 //!   TypeScript predicate, which checks only the name).
 
 use alloc::string::String;
-use core::fmt;
 
 use crate::agent_core::{ErrorValue, PeerReach};
 use crate::analytics::UsageSurface;
@@ -254,26 +253,17 @@ impl<S: AbortSignal> SubmitOptions<S> {
 }
 
 /// Why a session refuses a submission's options before accepting it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum SubmitRefusal {
     /// A `'peer'` turn that names no driver id (or an empty one): a peer turn must be attributed
     /// to the peer.
+    #[error("a peer turn must name the peer's driver id")]
     PeerWithoutDriver,
     /// Peer context on a turn whose source is not `'peer'`.
+    #[error("peer context is only for peer turns")]
     PeerContextOnNonPeerTurn,
 }
-
-impl fmt::Display for SubmitRefusal {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Self::PeerWithoutDriver => "a peer turn must name the peer's driver id",
-            Self::PeerContextOnNonPeerTurn => "peer context is only for peer turns",
-        })
-    }
-}
-
-impl core::error::Error for SubmitRefusal {}
 
 /// What one submission's completion settles with: the turn's outcome, or why there is none.
 ///
@@ -335,12 +325,13 @@ string_enum! {
 /// At a transport boundary this is an outcome to report to the caller, never a failure. It prints
 /// as `turn <id> never ran: <reason>`, the TypeScript message, and its error name is
 /// [`NAME`](Self::NAME).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(
     feature = "serde",
     serde(try_from = "TurnNotRunWire", into = "TurnNotRunWire")
 )]
+#[error("turn {turn_id} never ran: {reason}")]
 pub struct TurnNotRun {
     /// The id the submission was given at acceptance.
     pub turn_id: String,
@@ -370,14 +361,6 @@ impl TurnNotRun {
     }
 }
 
-impl fmt::Display for TurnNotRun {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "turn {} never ran: {}", self.turn_id, self.reason)
-    }
-}
-
-impl core::error::Error for TurnNotRun {}
-
 /// The wire form of [`TurnNotRun`], with its fixed `name`.
 #[cfg(feature = "serde")]
 #[derive(serde::Serialize, serde::Deserialize)]
@@ -390,19 +373,9 @@ struct TurnNotRunWire {
 
 /// Refuses a not-run record whose `name` is not exactly `TurnNotRunError`.
 #[cfg(feature = "serde")]
+#[derive(Debug, thiserror::Error)]
+#[error("a not-run outcome has `name` `{name}`, found `{0}`", name = TurnNotRun::NAME)]
 struct WrongErrorName(String);
-
-#[cfg(feature = "serde")]
-impl fmt::Display for WrongErrorName {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "a not-run outcome has `name` `{}`, found `{}`",
-            TurnNotRun::NAME,
-            self.0
-        )
-    }
-}
 
 #[cfg(feature = "serde")]
 impl TryFrom<TurnNotRunWire> for TurnNotRun {
@@ -436,12 +409,14 @@ impl From<TurnNotRun> for TurnNotRunWire {
 /// The two must stay apart. [`NotRun`](Self::NotRun) is a routine queue decision to report;
 /// [`Failed`](Self::Failed) is a real failure inside the turn and must keep surfacing as one.
 /// [`is_turn_not_run`](Self::is_turn_not_run) tells them apart.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TurnError<E = ErrorValue> {
     /// The submission was accepted but never ran.
-    NotRun(TurnNotRun),
+    #[error("{0}")]
+    NotRun(#[from] TurnNotRun),
     /// The turn ran and failed.
-    Failed(E),
+    #[error("the turn failed: {0}")]
+    Failed(#[source] E),
 }
 
 impl<E> TurnError<E> {
@@ -466,30 +441,6 @@ impl<E> TurnError<E> {
     pub const fn failure(&self) -> Option<&E> {
         match self {
             Self::NotRun(_) => None,
-            Self::Failed(error) => Some(error),
-        }
-    }
-}
-
-impl<E> From<TurnNotRun> for TurnError<E> {
-    fn from(outcome: TurnNotRun) -> Self {
-        Self::NotRun(outcome)
-    }
-}
-
-impl<E: fmt::Display> fmt::Display for TurnError<E> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::NotRun(outcome) => outcome.fmt(f),
-            Self::Failed(error) => write!(f, "the turn failed: {error}"),
-        }
-    }
-}
-
-impl<E: core::error::Error + 'static> core::error::Error for TurnError<E> {
-    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
-        match self {
-            Self::NotRun(outcome) => Some(outcome),
             Self::Failed(error) => Some(error),
         }
     }

@@ -62,12 +62,13 @@
 use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::String;
-use alloc::vec::Vec;
 use core::cell::{Cell, RefCell};
 use core::fmt;
 use core::future::{Future, poll_fn};
 use core::pin::pin;
 use core::task::{Poll, Waker};
+
+use embassy_sync::waitqueue::MultiWakerRegistration;
 
 use crate::agent_core::{ErrorValue, PeerReach};
 use crate::session::{AbortSignal, DriverId, PeerTurnContext, SubmitOptions};
@@ -651,7 +652,7 @@ pub struct ConnectionAuthority<A = NoOperator> {
     approver: Option<A>,
     answers: RefCell<BTreeMap<MeshCapability, ConnectionAnswer>>,
     ended: Cell<Option<ConnectionEnd>>,
-    wakers: RefCell<Vec<Waker>>,
+    wakers: Wakers,
 }
 
 impl ConnectionAuthority<NoOperator> {
@@ -672,7 +673,7 @@ impl<A: OperatorApprover> ConnectionAuthority<A> {
             approver,
             answers: RefCell::new(BTreeMap::new()),
             ended: Cell::new(None),
-            wakers: RefCell::new(Vec::new()),
+            wakers: RefCell::new(MultiWakerRegistration::new()),
         }
     }
 
@@ -882,10 +883,7 @@ impl<A: OperatorApprover> ConnectionAuthority<A> {
     }
 
     fn register(&self, waker: &Waker) {
-        let mut wakers = self.wakers.borrow_mut();
-        if !wakers.iter().any(|kept| kept.will_wake(waker)) {
-            wakers.push(waker.clone());
-        }
+        self.wakers.borrow_mut().register(waker);
     }
 
     fn wake_all(&self) {
@@ -904,13 +902,16 @@ impl<A> fmt::Debug for ConnectionAuthority<A> {
     }
 }
 
+/// The wakers of the calls waiting on this connection. Past `WAITERS` tasks, registering wakes
+/// them all early; every waiting call checks its condition again when polled.
+type Wakers = RefCell<MultiWakerRegistration<WAITERS>>;
+
+const WAITERS: usize = 4;
+
 /// Wakes every kept waker and forgets them (the set is taken first, so a waker that polls at
 /// once finds it free).
-fn wake_all(wakers: &RefCell<Vec<Waker>>) {
-    let wakers = core::mem::take(&mut *wakers.borrow_mut());
-    for waker in wakers {
-        waker.wake();
-    }
+fn wake_all(wakers: &Wakers) {
+    wakers.replace(MultiWakerRegistration::new()).wake();
 }
 
 fn is_aborted(signal: Option<&dyn AbortSignal>) -> bool {
@@ -922,7 +923,7 @@ fn is_aborted(signal: Option<&dyn AbortSignal>) -> bool {
 /// way every waiting call is woken.
 struct Driving<'a> {
     answers: &'a RefCell<BTreeMap<MeshCapability, ConnectionAnswer>>,
-    wakers: &'a RefCell<Vec<Waker>>,
+    wakers: &'a Wakers,
     capability: MeshCapability,
 }
 

@@ -10,9 +10,10 @@
 //!
 //! # Decisions where the contract is silent
 //!
-//! - **The hash is a validated type.** [`Sha256Hex`] holds exactly 64 lowercase hexadecimal
-//!   characters (the contract's "lowercase hex SHA-256 of the whole content"); the decoder refuses
-//!   anything else, uppercase included, so an offer never names a hash nothing could match.
+//! - **The hash is a validated type.** [`Sha256Digest`] holds the 32 bytes; on the wire it is
+//!   exactly 64 lowercase hexadecimal characters (the contract's "lowercase hex SHA-256 of the
+//!   whole content"), and the decoder refuses anything else, uppercase included, so an offer never
+//!   names a hash nothing could match.
 //! - **The size is a byte count**: `u64`, so a negative or fractional size fails to decode.
 //! - **The name is kept as sent.** It is untrusted and the receiver sanitizes it before using it;
 //!   this family only shows it to the operator, inside the approval summary.
@@ -26,102 +27,8 @@
 use alloc::format;
 use alloc::rc::Rc;
 use alloc::string::String;
-use core::fmt;
 
-/// The lowercase hexadecimal SHA-256 digest of a file's whole content: exactly 64 characters of
-/// `0-9a-f`.
-///
-/// Wire form: the string; the decoder refuses any other length or character (uppercase
-/// included).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(try_from = "String", into = "String"))]
-pub struct Sha256Hex(String);
-
-impl Sha256Hex {
-    /// The number of hexadecimal characters of a SHA-256 digest.
-    pub const LENGTH: usize = 64;
-
-    /// `text` as a digest; refuses anything but 64 lowercase hexadecimal characters.
-    ///
-    /// # Errors
-    ///
-    /// [`InvalidSha256Hex::Length`] or [`InvalidSha256Hex::NotLowercaseHex`].
-    pub fn new(text: impl Into<String>) -> Result<Self, InvalidSha256Hex> {
-        let text = text.into();
-        if text.len() != Self::LENGTH {
-            return Err(InvalidSha256Hex::Length(text.len()));
-        }
-        if !text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
-            return Err(InvalidSha256Hex::NotLowercaseHex);
-        }
-        Ok(Self(text))
-    }
-
-    /// The hexadecimal form of a digest the host computed.
-    #[must_use]
-    pub fn from_digest(digest: &[u8; 32]) -> Self {
-        const HEX: &[u8; 16] = b"0123456789abcdef";
-        let mut text = String::with_capacity(Self::LENGTH);
-        for byte in digest {
-            for nibble in [byte >> 4, byte & 0x0f] {
-                text.push(char::from(HEX[usize::from(nibble)]));
-            }
-        }
-        Self(text)
-    }
-
-    /// The digest's text.
-    #[must_use]
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Display for Sha256Hex {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl TryFrom<String> for Sha256Hex {
-    type Error = InvalidSha256Hex;
-
-    fn try_from(text: String) -> Result<Self, InvalidSha256Hex> {
-        Self::new(text)
-    }
-}
-
-impl From<Sha256Hex> for String {
-    fn from(digest: Sha256Hex) -> Self {
-        digest.0
-    }
-}
-
-/// Why a text is not a [`Sha256Hex`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub enum InvalidSha256Hex {
-    /// The text has this many bytes, not 64.
-    Length(usize),
-    /// A character is not one of `0-9a-f`.
-    NotLowercaseHex,
-}
-
-impl fmt::Display for InvalidSha256Hex {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Length(length) => write!(
-                f,
-                "a sha256 is {} lowercase hex characters, found {length} bytes",
-                Sha256Hex::LENGTH
-            ),
-            Self::NotLowercaseHex => f.write_str("a sha256 is lowercase hex (0-9, a-f) only"),
-        }
-    }
-}
-
-impl core::error::Error for InvalidSha256Hex {}
+use crate::session::Sha256Digest;
 
 /// A file one session offers another (`IFileOffer`): exactly what the receiving operator
 /// approves and what is verified.
@@ -136,7 +43,7 @@ pub struct FileOffer {
     /// The content's length in bytes.
     pub size: u64,
     /// The SHA-256 of the whole content.
-    pub sha256: Sha256Hex,
+    pub sha256: Sha256Digest,
 }
 
 impl FileOffer {
@@ -161,7 +68,7 @@ impl FileOffer {
     pub fn verify_received(
         &self,
         size: u64,
-        sha256: &Sha256Hex,
+        sha256: &Sha256Digest,
     ) -> Result<(), FileVerificationError> {
         if size != self.size {
             return Err(FileVerificationError::SizeMismatch {
@@ -177,10 +84,11 @@ impl FileOffer {
 }
 
 /// Why a received file does not match the approved offer (it must not be kept).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum FileVerificationError {
     /// The byte count differs from the offer's.
+    #[error("the file has {received} bytes, the approved offer {offered}")]
     SizeMismatch {
         /// The size the operator approved.
         offered: u64,
@@ -188,24 +96,9 @@ pub enum FileVerificationError {
         received: u64,
     },
     /// The content's SHA-256 differs from the offer's.
+    #[error("the file's sha256 differs from the approved offer's")]
     DigestMismatch,
 }
-
-impl fmt::Display for FileVerificationError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::SizeMismatch { offered, received } => write!(
-                f,
-                "the file has {received} bytes, the approved offer {offered}"
-            ),
-            Self::DigestMismatch => {
-                f.write_str("the file's sha256 differs from the approved offer's")
-            }
-        }
-    }
-}
-
-impl core::error::Error for FileVerificationError {}
 
 /// A handler of the frames arriving on a [`FileFrameChannel`].
 pub type FileFrameHandler = Rc<dyn Fn(&str)>;

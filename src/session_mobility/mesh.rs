@@ -206,26 +206,15 @@ impl From<MeshCapabilities> for Vec<MeshCapability> {
 
 /// The refusal of a capability list that is not strictly ascending: `found` does not follow
 /// `previous` (it comes before it, or repeats it).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[error("capabilities must be strictly ascending: `{found}` follows `{previous}`")]
 pub struct MeshCapabilitiesNotAscending {
     /// The capability before the offending one.
     pub previous: MeshCapability,
     /// The capability that does not follow it.
     pub found: MeshCapability,
 }
-
-impl fmt::Display for MeshCapabilitiesNotAscending {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "capabilities must be strictly ascending: `{}` follows `{}`",
-            self.found, self.previous
-        )
-    }
-}
-
-impl core::error::Error for MeshCapabilitiesNotAscending {}
 
 string_enum! {
     /// What a device handshake proved about another of the user's devices: the two admitted
@@ -365,30 +354,17 @@ impl MeshAdmission {
 }
 
 /// Why [`MeshAdmission::new`] (or its decoder) refused an admission.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum MeshAdmissionError {
     /// The capability set is empty: a refusal is a different outcome, never an empty grant.
+    #[error("a mesh admission grants at least one capability (a refusal is a different outcome)")]
     NoCapabilities,
     /// `same-user-same-host` claimed for a peer whose locality is `another-host`: that trust
     /// exists only where a kernel-enforced rendezvous proved the peer is on this machine.
+    #[error("`same-user-same-host` trust cannot come with the locality `another-host`")]
     SameHostTrustOnAnotherHost,
 }
-
-impl fmt::Display for MeshAdmissionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Self::NoCapabilities => {
-                "a mesh admission grants at least one capability (a refusal is a different outcome)"
-            }
-            Self::SameHostTrustOnAnotherHost => {
-                "`same-user-same-host` trust cannot come with the locality `another-host`"
-            }
-        })
-    }
-}
-
-impl core::error::Error for MeshAdmissionError {}
 
 #[cfg(feature = "serde")]
 mod wire {

@@ -56,7 +56,6 @@
 
 use alloc::rc::Rc;
 use alloc::string::String;
-use core::fmt;
 
 use crate::session::DriverId;
 
@@ -311,42 +310,29 @@ pub const fn is_same_environment_peer(admission: &PeerAdmission) -> bool {
 }
 
 /// Why a peer admission's wire form was refused: a combination the contract's own rules forbid.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum PeerAdmissionError {
     /// Admitted with the trust `unproven`, which accompanies refusals only.
+    #[error("an admitted peer cannot be `unproven` (it accompanies refusals)")]
     AdmittedUnproven,
     /// Admitted with no origin: an admitted peer whose origin is missing is not a peer anything
     /// can vouch for.
+    #[error("an admitted peer must have an `origin`")]
     AdmittedWithoutOrigin,
     /// Admitted with a `reason`, which only a refusal has.
+    #[error("an admitted peer has no `reason`")]
     AdmittedWithReason,
     /// Refused with a trust other than `unproven`.
+    #[error("a refused peer is `unproven`, not `{0}`")]
     RefusedWithTrust(PeerTrust),
     /// Refused with an origin, which only an admitted peer has.
+    #[error("a refused peer has no `origin`")]
     RefusedWithOrigin,
     /// Refused without saying why.
+    #[error("a refused peer needs a `reason`")]
     RefusedWithoutReason,
 }
-
-impl fmt::Display for PeerAdmissionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::AdmittedUnproven => {
-                f.write_str("an admitted peer cannot be `unproven` (it accompanies refusals)")
-            }
-            Self::AdmittedWithoutOrigin => f.write_str("an admitted peer must have an `origin`"),
-            Self::AdmittedWithReason => f.write_str("an admitted peer has no `reason`"),
-            Self::RefusedWithTrust(trust) => {
-                write!(f, "a refused peer is `unproven`, not `{trust}`")
-            }
-            Self::RefusedWithOrigin => f.write_str("a refused peer has no `origin`"),
-            Self::RefusedWithoutReason => f.write_str("a refused peer needs a `reason`"),
-        }
-    }
-}
-
-impl core::error::Error for PeerAdmissionError {}
 
 string_enum! {
     /// Delivery state as the sender observes it (`TPeerDeliveryState`). Every state but
@@ -485,21 +471,10 @@ impl PeerDelivery {
 }
 
 /// The refusal of a reason on a delivery state that has none (only `refused` and `failed` do).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[error("an acknowledgement in state `{0}` has no `reason` (only `refused` and `failed` do)")]
 pub struct PeerAckReasonOnState(pub PeerDeliveryState);
-
-impl fmt::Display for PeerAckReasonOnState {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "an acknowledgement in state `{}` has no `reason` (only `refused` and `failed` do)",
-            self.0
-        )
-    }
-}
-
-impl core::error::Error for PeerAckReasonOnState {}
 
 /// What the receiver returns for a message it has taken responsibility for (`IPeerMessageAck`).
 ///

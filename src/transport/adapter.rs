@@ -3,7 +3,6 @@
 
 use alloc::string::String;
 use alloc::vec::Vec;
-use core::fmt;
 
 use crate::agent_core::ErrorValue;
 
@@ -66,7 +65,8 @@ string_enum! {
 /// Wire form: `{"name": "TransportLifecycleError", "code": …, "transportName": …}`; a different
 /// `name` or an unknown code fails to decode. Displays as
 /// `TransportLifecycleError (<code>): <transportName>`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[error("{} ({code}): {transport_name}", Self::NAME)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(
     feature = "serde",
@@ -96,14 +96,6 @@ impl TransportLifecycleError {
     }
 }
 
-impl fmt::Display for TransportLifecycleError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} ({}): {}", Self::NAME, self.code, self.transport_name)
-    }
-}
-
-impl core::error::Error for TransportLifecycleError {}
-
 /// A stop failure met while rolling back a failed start-all (`ITransportRollbackError`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -120,7 +112,12 @@ pub struct TransportRollbackError {
 ///
 /// Wire form: `{"name": "TransportStartupError", "transportName": …, "rollbackErrors": […]}`.
 /// The TypeScript `cause` and `rollbackCauses` are local diagnostics and are not carried.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[error(
+    "{}: transport {transport_name} failed to start ({} rollback error(s))",
+    Self::NAME,
+    .rollback_errors.len()
+)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(
     feature = "serde",
@@ -138,39 +135,16 @@ impl TransportStartupError {
     pub const NAME: &'static str = "TransportStartupError";
 }
 
-impl fmt::Display for TransportStartupError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}: transport {} failed to start ({} rollback error(s))",
-            Self::NAME,
-            self.transport_name,
-            self.rollback_errors.len()
-        )
-    }
-}
-
-impl core::error::Error for TransportStartupError {}
-
 /// Why an adapter's `start` failed: a lifecycle rule, or the adapter's own failure.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TransportStartFailure {
     /// A lifecycle rule refused the start (`not-attached`, `already-started`).
+    #[error(transparent)]
     Lifecycle(TransportLifecycleError),
     /// The adapter could not reach its readiness boundary.
+    #[error(transparent)]
     Failed(ErrorValue),
 }
-
-impl fmt::Display for TransportStartFailure {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Lifecycle(error) => fmt::Display::fmt(error, f),
-            Self::Failed(error) => fmt::Display::fmt(error, f),
-        }
-    }
-}
-
-impl core::error::Error for TransportStartFailure {}
 
 impl TransportStartFailure {
     /// The lifecycle code, when a lifecycle rule refused the start.

@@ -5,6 +5,7 @@
 //! ([`TransportToken`], so [`TransportAdmission`]; [`TransportAdmissionConfig`]) prints it as
 //! `<redacted>`, and [`AccessTokenVerifierConfig`] prints its allow-lists as counts.
 
+use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
@@ -38,14 +39,7 @@ impl TransportToken {
     /// blank, so this cannot fail). The runtime fills `bytes` from a cryptographic RNG.
     #[must_use]
     pub fn from_random_bytes(bytes: &[u8; Self::MINTED_BYTES]) -> Self {
-        const HEX: &[u8; 16] = b"0123456789abcdef";
-        let mut text = String::with_capacity(2 * Self::MINTED_BYTES);
-        for byte in bytes {
-            for nibble in [byte >> 4, byte & 0x0f] {
-                text.push(char::from(HEX[usize::from(nibble)]));
-            }
-        }
-        Self(text)
+        Self(format!("{:x}", base16ct::HexDisplay(bytes)))
     }
 
     /// The credential's text, for handing to the peers that must present it.
@@ -75,17 +69,10 @@ impl From<TransportToken> for String {
 }
 
 /// The refusal of [`TransportToken::new`]: the text is empty or only whitespace.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[error("a transport token must contain a non-whitespace character")]
 pub struct BlankTransportToken;
-
-impl fmt::Display for BlankTransportToken {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a transport token must contain a non-whitespace character")
-    }
-}
-
-impl core::error::Error for BlankTransportToken {}
 
 /// The written reason for running open: trimmed text, never empty.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -129,17 +116,10 @@ impl From<OpenReason> for String {
 }
 
 /// The refusal of [`OpenReason::new`]: no reason was written (empty or only whitespace).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[error("an open reason must be non-blank text")]
 pub struct BlankOpenReason;
-
-impl fmt::Display for BlankOpenReason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("an open reason must be non-blank text")
-    }
-}
-
-impl core::error::Error for BlankOpenReason {}
 
 /// A resolved admission (`ITransportAdmission`): a credential, or explicitly open with a
 /// written reason. Both halves are validated types, so a resolved admission is always usable.
@@ -418,34 +398,25 @@ impl fmt::Debug for AccessTokenVerifierConfig {
 }
 
 /// Why an [`AccessTokenVerifierConfig`] cannot be built. It names the rule, never an entry.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum AccessTokenVerifierConfigError {
     /// The issuer is not an `https://` URL.
+    #[error("an access-token issuer must be an https:// URL")]
     IssuerNotHttps,
     /// No algorithm is accepted.
+    #[error("an access-token verifier must accept at least one algorithm")]
     NoAlgorithm,
     /// Neither allow-list has an entry (the verifier would be multi-tenant).
+    #[error(
+        "an access-token verifier must allow-list at least one subject or client \
+         (single-tenant by design)"
+    )]
     NoAllowedPrincipal,
     /// An allow-list entry is empty or only whitespace.
+    #[error("an allow-listed subject or client must not be blank")]
     BlankPrincipal,
 }
-
-impl fmt::Display for AccessTokenVerifierConfigError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Self::IssuerNotHttps => "an access-token issuer must be an https:// URL",
-            Self::NoAlgorithm => "an access-token verifier must accept at least one algorithm",
-            Self::NoAllowedPrincipal => {
-                "an access-token verifier must allow-list at least one subject or client \
-                 (single-tenant by design)"
-            }
-            Self::BlankPrincipal => "an allow-listed subject or client must not be blank",
-        })
-    }
-}
-
-impl core::error::Error for AccessTokenVerifierConfigError {}
 
 /// Verifies access tokens whose signatures the host checks (`IAccessTokenVerifier`).
 #[allow(async_fn_in_trait)]

@@ -56,24 +56,13 @@ impl From<ChannelName> for String {
 
 /// The refusal of [`ChannelName::new`]: the name is empty or longer than 255 UTF-8 bytes. It
 /// keeps only the length, not the text.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[error("a channel name must be 1 to 255 UTF-8 bytes; received {bytes} bytes")]
 pub struct InvalidChannelName {
     /// The refused name's length in UTF-8 bytes.
     pub bytes: usize,
 }
-
-impl fmt::Display for InvalidChannelName {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "a channel name must be 1 to 255 UTF-8 bytes; received {} bytes",
-            self.bytes
-        )
-    }
-}
-
-impl core::error::Error for InvalidChannelName {}
 
 /// How a channel is declared (`IChannelDescriptor`): its name, the event names it carries, and
 /// whether it accepts binary frames.
@@ -254,23 +243,17 @@ impl From<ChannelReceiveResult> for ReceiveResultWire {
 /// The JSON form of binary payloads: a lowercase hex string.
 #[cfg(feature = "serde")]
 mod hex_payload {
+    use alloc::vec;
     use alloc::vec::Vec;
     use core::fmt;
 
-    /// Writes bytes as lowercase hex, two digits per byte.
-    struct Hex<'a>(&'a [u8]);
-
-    impl fmt::Display for Hex<'_> {
-        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            self.0.iter().try_for_each(|byte| write!(f, "{byte:02x}"))
-        }
-    }
+    use base16ct::HexDisplay;
 
     pub(super) fn serialize<S: serde::Serializer>(
         bytes: &[u8],
         serializer: S,
     ) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(&Hex(bytes))
+        serializer.collect_str(&format_args!("{:x}", HexDisplay(bytes)))
     }
 
     pub(super) fn deserialize<'de, D: serde::Deserializer<'de>>(
@@ -281,14 +264,6 @@ mod hex_payload {
 
     struct HexVisitor;
 
-    fn nibble(digit: u8) -> Option<u8> {
-        match digit {
-            b'0'..=b'9' => Some(digit - b'0'),
-            b'a'..=b'f' => Some(digit - b'a' + 10),
-            _ => None,
-        }
-    }
-
     impl serde::de::Visitor<'_> for HexVisitor {
         type Value = Vec<u8>;
 
@@ -297,14 +272,14 @@ mod hex_payload {
         }
 
         fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Vec<u8>, E> {
-            text.as_bytes()
-                .chunks(2)
-                .map(|pair| match pair {
-                    [high, low] => Some(nibble(*high)? << 4 | nibble(*low)?),
-                    _ => None,
-                })
-                .collect::<Option<Vec<u8>>>()
-                .ok_or_else(|| E::invalid_value(serde::de::Unexpected::Str(text), &self))
+            let refuse = || E::invalid_value(serde::de::Unexpected::Str(text), &self);
+            if !text.len().is_multiple_of(2) {
+                return Err(refuse());
+            }
+            let mut bytes = vec![0; text.len() / 2];
+            let whole = base16ct::lower::decode(text, &mut bytes)
+                .is_ok_and(|decoded| decoded.len() == text.len() / 2);
+            if whole { Ok(bytes) } else { Err(refuse()) }
         }
     }
 }

@@ -5,7 +5,6 @@
 use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
-use core::fmt;
 
 use crate::agent_core::{DestroyResult, ErrorValue, Value, ValueMap};
 
@@ -158,12 +157,13 @@ string_enum! {
 /// A configuration failure (`ITransportConfigurationError`).
 ///
 /// Wire form: `{"name": "TransportConfigurationError", "code": …, "transportName": …}`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(
     feature = "serde",
     serde(try_from = "wire::ConfigErrorWire", into = "wire::ConfigErrorWire")
 )]
+#[error("{} ({code}): {transport_name}", Self::NAME)]
 pub struct TransportConfigurationError {
     /// What went wrong.
     pub code: TransportConfigurationErrorCode,
@@ -185,14 +185,6 @@ impl TransportConfigurationError {
     }
 }
 
-impl fmt::Display for TransportConfigurationError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} ({}): {}", Self::NAME, self.code, self.transport_name)
-    }
-}
-
-impl core::error::Error for TransportConfigurationError {}
-
 /// One configurable transport as the settings view lists it (`ITransportEntry`, settings-only
 /// projection): its name stands for the transport.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -205,75 +197,46 @@ pub struct TransportEntry {
 }
 
 /// A refused registration: another transport already has this name.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[error("a transport named {name} is already registered")]
 pub struct DuplicateTransportName {
     /// The name already registered.
     pub name: String,
 }
 
-impl fmt::Display for DuplicateTransportName {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "a transport named {} is already registered", self.name)
-    }
-}
-
-impl core::error::Error for DuplicateTransportName {}
-
 /// Why start-all failed. Whatever the variant, the registry is idle again afterwards and no
 /// transport of the attempt is left running.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TransportStartAllError {
     /// The registry is already started (`already-started`).
+    #[error(transparent)]
     Lifecycle(TransportLifecycleError),
     /// The saved settings could not be read (the repository's error, as a value); nothing was
     /// started.
+    #[error("the transport settings could not be read: {0}")]
     SettingsUnreadable(ErrorValue),
     /// A transport's saved options were refused (`invalid-options`,
     /// `options-not-applicable`); nothing was started.
+    #[error(transparent)]
     Configuration(TransportConfigurationError),
     /// A transport failed to start and the run was rolled back.
+    #[error(transparent)]
     Startup(TransportStartupError),
     /// A stop-all preempted the start; what had started was stopped again.
+    #[error("start-all was preempted by stop-all")]
     Preempted,
 }
 
-impl fmt::Display for TransportStartAllError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Lifecycle(error) => fmt::Display::fmt(error, f),
-            Self::SettingsUnreadable(error) => {
-                write!(f, "the transport settings could not be read: {error}")
-            }
-            Self::Configuration(error) => fmt::Display::fmt(error, f),
-            Self::Startup(error) => fmt::Display::fmt(error, f),
-            Self::Preempted => f.write_str("start-all was preempted by stop-all"),
-        }
-    }
-}
-
 /// Why a settings-view call failed: a configuration refusal, or the repository's own error.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TransportSettingsError<E> {
     /// `unknown-transport` or `not-configurable`.
+    #[error(transparent)]
     Configuration(TransportConfigurationError),
     /// The settings repository failed.
+    #[error("the transport settings repository failed: {0}")]
     Repository(E),
 }
-
-impl<E: fmt::Display> fmt::Display for TransportSettingsError<E> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Configuration(error) => fmt::Display::fmt(error, f),
-            Self::Repository(error) => {
-                write!(f, "the transport settings repository failed: {error}")
-            }
-        }
-    }
-}
-
-impl<E: fmt::Debug + fmt::Display> core::error::Error for TransportSettingsError<E> {}
-
-impl core::error::Error for TransportStartAllError {}
 
 /// The registry's lifecycle view (`ITransportLifecycleRegistryView`, bound form): it takes only
 /// bound adapters (the [`Adapter`](Self::Adapter) type), never a session.

@@ -2,7 +2,6 @@
 //! the pure constructor and validator over them.
 
 use alloc::string::String;
-use core::fmt;
 use core::num::NonZeroU8;
 
 use crate::agent_core::{ErrorValue, Value};
@@ -69,32 +68,18 @@ impl TransportRunOutcome {
 
 /// Why a runner produced no run outcome: a malformed one, or a failed completion. A registry
 /// turns either into a `runner-rejected` lifecycle error on both of its waits.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TransportRunnerFault {
     /// The runner reported an exit status that is no run outcome (outside 0..=255).
+    #[error("the runner reported exit status {exit_code}, which is no run outcome")]
     Malformed {
         /// The status that was reported.
         exit_code: i64,
     },
     /// The runner's completion failed with this error.
+    #[error("the runner's completion failed: {0}")]
     Rejected(ErrorValue),
 }
-
-impl fmt::Display for TransportRunnerFault {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Malformed { exit_code } => {
-                write!(
-                    f,
-                    "the runner reported exit status {exit_code}, which is no run outcome"
-                )
-            }
-            Self::Rejected(error) => write!(f, "the runner's completion failed: {error}"),
-        }
-    }
-}
-
-impl core::error::Error for TransportRunnerFault {}
 
 impl TransportRunOutcome {
     /// The outcome for a raw process exit status: 0 succeeds, 1..=255 fails with that code, and
@@ -111,24 +96,13 @@ impl TransportRunOutcome {
 
 /// The refusal of [`create_transport_failed_outcome`]: the code given is not an integer from 1
 /// through 255. It keeps the refused number.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[error("Transport failure exit code must be an integer from 1 through 255; received {received}.")]
 pub struct InvalidExitCode {
     /// The integer that was refused.
     pub received: i64,
 }
-
-impl fmt::Display for InvalidExitCode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "Transport failure exit code must be an integer from 1 through 255; received {}.",
-            self.received
-        )
-    }
-}
-
-impl core::error::Error for InvalidExitCode {}
 
 /// A failed outcome for `exit_code` (`createTransportFailedOutcome`): accepts only the integers
 /// 1..=255 and refuses every other integer with [`InvalidExitCode`]. Never panics.

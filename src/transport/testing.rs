@@ -13,7 +13,6 @@
 //!
 //! [`CaseHarness`]: crate::conformance::CaseHarness
 
-use core::fmt;
 use core::future::{Future, poll_fn};
 use core::pin::pin;
 use core::task::Poll;
@@ -129,9 +128,10 @@ pub enum LifecycleStep {
 }
 
 /// What went wrong in a case.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LifecycleProblem {
     /// The adapter's kind is not the kind the suite was run for.
+    #[error("expected {expected} lifecycle, received {received}")]
     KindMismatch {
         /// The kind the suite checks.
         expected: TransportLifecycleKind,
@@ -139,6 +139,7 @@ pub enum LifecycleProblem {
         received: TransportLifecycleKind,
     },
     /// A call that must be refused with `expected` succeeded.
+    #[error("expected {expected} from {step:?}, but it succeeded")]
     NotRefused {
         /// The call.
         step: LifecycleStep,
@@ -146,6 +147,7 @@ pub enum LifecycleProblem {
         expected: TransportLifecycleErrorCode,
     },
     /// A call that must be refused with `expected` failed otherwise.
+    #[error("expected {expected} from {step:?}, received {received}")]
     WrongRefusal {
         /// The call.
         step: LifecycleStep,
@@ -155,6 +157,7 @@ pub enum LifecycleProblem {
         received: TransportStartFailure,
     },
     /// A call that must succeed failed.
+    #[error("{step:?} failed: {error}")]
     Failed {
         /// The call.
         step: LifecycleStep,
@@ -162,54 +165,31 @@ pub enum LifecycleProblem {
         error: TransportStartFailure,
     },
     /// A call did not settle before the fixture's deadline.
+    #[error("{step:?} exceeded the deadline")]
     Timeout {
         /// The call.
         step: LifecycleStep,
     },
     /// A runner's completion resolved before its run was finished.
+    #[error("runner completion was not held pending")]
     CompletionNotHeldPending,
     /// The fixture's readiness check failed.
+    #[error("not ready: {0}")]
     NotReady(ErrorValue),
     /// The fixture's stopped check failed.
+    #[error("not stopped: {0}")]
     NotStopped(ErrorValue),
 }
 
 /// A failed case: which, and why.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("lifecycle conformance {case:?}: {problem}")]
 pub struct LifecycleConformanceFailure {
     /// The case that failed.
     pub case: LifecycleCase,
     /// Why.
     pub problem: LifecycleProblem,
 }
-
-impl fmt::Display for LifecycleConformanceFailure {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "lifecycle conformance {:?}: ", self.case)?;
-        match &self.problem {
-            LifecycleProblem::KindMismatch { expected, received } => {
-                write!(f, "expected {expected} lifecycle, received {received}")
-            }
-            LifecycleProblem::NotRefused { step, expected } => {
-                write!(f, "expected {expected} from {step:?}, but it succeeded")
-            }
-            LifecycleProblem::WrongRefusal {
-                step,
-                expected,
-                received,
-            } => write!(f, "expected {expected} from {step:?}, received {received}"),
-            LifecycleProblem::Failed { step, error } => write!(f, "{step:?} failed: {error}"),
-            LifecycleProblem::Timeout { step } => write!(f, "{step:?} exceeded the deadline"),
-            LifecycleProblem::CompletionNotHeldPending => {
-                f.write_str("runner completion was not held pending")
-            }
-            LifecycleProblem::NotReady(error) => write!(f, "not ready: {error}"),
-            LifecycleProblem::NotStopped(error) => write!(f, "not stopped: {error}"),
-        }
-    }
-}
-
-impl core::error::Error for LifecycleConformanceFailure {}
 
 /// Runs every service case ([`LifecycleCase::SERVICE`]), each on a fresh adapter, through
 /// `harness`.

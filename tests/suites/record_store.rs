@@ -20,7 +20,7 @@ use agent_interface::runtime::record_store::*;
 use agent_interface::session::{
     ContentProvenance, DigestAlgorithm, InteractiveSessionRecord, InteractiveSessionStore,
     LoadPurpose, LockedReason, RecordDigest, RecordOwner, SaveOutcome, SavePurpose, SaveRefusal,
-    SessionLoadOutcome, SessionLoadStatus, encode_session_record,
+    SessionLoadOutcome, SessionLoadStatus, Sha256Digest, encode_session_record,
 };
 
 use crate::support::{block_on, s};
@@ -287,9 +287,11 @@ impl RecordSeal for ToySeal {
     }
 
     fn digest(&self, stored: &[u8]) -> Option<RecordDigest> {
+        let mut value = [0; 32];
+        value[..8].copy_from_slice(&fnv(stored).to_be_bytes());
         Some(RecordDigest {
             algorithm: DigestAlgorithm::Sha256,
-            value: format!("{:016x}", fnv(stored)),
+            value: Sha256Digest(value),
         })
     }
 }

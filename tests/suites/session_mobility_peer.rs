@@ -25,18 +25,20 @@ use core::sync::atomic::{AtomicBool, Ordering};
 use core::task::{Context, Poll, Waker};
 
 use agent_interface::agent_core::{ErrorValue, PeerReach};
-use agent_interface::session::{AbortSignal, PeerTurnContext, TurnSource};
+use agent_interface::session::{
+    AbortSignal, InvalidSha256Digest, PeerTurnContext, Sha256Digest, TurnSource,
+};
 use agent_interface::session_mobility::{
     AdmittedPeerTrust, ApprovalRequestError, AuthorizeOptions, CapabilityApproval,
     CapabilityApprovalRequest, CapabilityApprovalScope, CapabilityDecision, CapabilityRefusal,
     ConnectionAuthority, ConnectionEnd, ConnectionPeer, DelegatedTurn, DelegationDecision,
     DelegationRequest, FileCloseHandler, FileFrameChannel, FileFrameHandler, FileOffer,
-    FileVerificationError, InvalidSha256Hex, MeshAdmission, MeshAdmissionError, MeshCapabilities,
+    FileVerificationError, MeshAdmission, MeshAdmissionError, MeshCapabilities,
     MeshCapabilitiesNotAscending, MeshCapability, MeshTrust, NoOperator, OperatorApprover,
     PeerAckReasonOnState, PeerAdmission, PeerAdmissionEvidence, PeerDelivery, PeerDeliveryState,
     PeerEnvironmentProof, PeerMessage, PeerMessageAck, PeerMessageIngress, PeerOrigin,
-    PeerPresentation, PeerTrust, Sha256Hex, WorkspaceRelation, capability_approval,
-    is_same_environment_peer, is_terminal_peer_delivery,
+    PeerPresentation, PeerTrust, WorkspaceRelation, capability_approval, is_same_environment_peer,
+    is_terminal_peer_delivery,
 };
 
 use crate::support::{block_on, golden, rejects, s, to_json};
@@ -76,7 +78,7 @@ fn offer(name: &str, size: u64) -> FileOffer {
         transfer_id: s("t1"),
         name: s(name),
         size,
-        sha256: Sha256Hex::new(HASH_A).expect("a valid sha256"),
+        sha256: HASH_A.parse().expect("a valid sha256"),
     }
 }
 
@@ -994,13 +996,13 @@ cases! {
             );
             let hostile = offer("../../etc/passwd", 3);
             assert_eq!(hostile.approval_summary(), format!("../../etc/passwd (3 bytes, sha256 {HASH_A})"));
-            let digest = Sha256Hex::from_digest(&[0xab; 32]);
-            assert_eq!(digest.as_str(), "ab".repeat(32));
-            assert_eq!(Sha256Hex::new(digest.as_str()), Ok(digest.clone()));
-            assert_eq!(Sha256Hex::new("AB".repeat(32)), Err(InvalidSha256Hex::NotLowercaseHex));
-            assert_eq!(Sha256Hex::new(""), Err(InvalidSha256Hex::Length(0)));
-            assert_eq!(format!("{}", InvalidSha256Hex::Length(3)), "a sha256 is 64 lowercase hex characters, found 3 bytes");
-            let approved = report.sha256.clone();
+            let digest = Sha256Digest([0xab; 32]);
+            assert_eq!(format!("{digest}"), "ab".repeat(32));
+            assert_eq!("ab".repeat(32).parse(), Ok(digest));
+            assert_eq!("AB".repeat(32).parse::<Sha256Digest>(), Err(InvalidSha256Digest::NotLowercaseHex));
+            assert_eq!("".parse::<Sha256Digest>(), Err(InvalidSha256Digest::Length(0)));
+            assert_eq!(format!("{}", InvalidSha256Digest::Length(3)), "a sha256 is 64 lowercase hex characters, found 3 bytes");
+            let approved = report.sha256;
             assert_eq!(report.verify_received(1_048_576, &approved), Ok(()));
             assert_eq!(
                 report.verify_received(1_048_575, &approved),

@@ -664,12 +664,20 @@ cases! {
             );
             assert!(token.record == minimal());
             assert_eq!(token.sealed_digest.algorithm, DigestAlgorithm::Sha256);
-            assert_eq!(token.sealed_digest.value.len(), 64);
+            assert_eq!(
+                format!("{}", token.sealed_digest.value),
+                "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+            );
             assert_eq!(token.owner, RecordOwner::Owner);
             refuses::<CrossStoreToken>(
                 r#"{"record":{"id":"s","cwd":"/","createdAt":"t","updatedAt":"t","messages":[]},
                     "sealedDigest":{"algorithm":"md5","value":"00"},"owner":"owner"}"#,
                 "unknown variant `md5`",
+            );
+            refuses::<CrossStoreToken>(
+                r#"{"record":{"id":"s","cwd":"/","createdAt":"t","updatedAt":"t","messages":[]},
+                    "sealedDigest":{"algorithm":"sha-256","value":"00"},"owner":"owner"}"#,
+                "a sha256 is 64 lowercase hex characters, found 2 bytes",
             );
         }
 

@@ -243,23 +243,33 @@ impl fmt::Display for FileOperation {
 /// An I/O failure keeps what the operating system said as values (kind, raw code, message)
 /// rather than the [`io::Error`] itself, so the error is `Clone` and `Eq` like the store errors
 /// it travels in.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum FileMediumError {
     /// The id could name a path outside the directory, or no file at all; no path was built
     /// from it (see the module docs for what an id may hold).
+    #[error(
+        "the record id {id:?} is not safe as a file name (only A-Z a-z 0-9 . _ -, no leading \
+         '.', no '..')"
+    )]
     UnsafeId {
         /// The refused id.
         id: String,
     },
     /// A writer called itself by [`FileMedium::UNREADABLE_MARKER`], the id reserved for markers
     /// that name no one; nothing changed.
+    #[error(
+        "the writer id {:?} is reserved for unreadable writer markers",
+        FileMedium::UNREADABLE_MARKER
+    )]
     ReservedWriter,
     /// The path given to [`FileMedium::open`] exists and is not a directory.
+    #[error("{} exists and is not a directory", .path.display())]
     NotADirectory {
         /// The path.
         path: PathBuf,
     },
     /// A file-system operation failed.
+    #[error("cannot {operation} {}: {message}", .path.display())]
     Io {
         /// What the medium was doing.
         operation: FileOperation,
@@ -312,34 +322,6 @@ impl FileMediumError {
         }
     }
 }
-
-impl fmt::Display for FileMediumError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::UnsafeId { id } => write!(
-                f,
-                "the record id {id:?} is not safe as a file name (only A-Z a-z 0-9 . _ -, no \
-                 leading '.', no '..')"
-            ),
-            Self::ReservedWriter => write!(
-                f,
-                "the writer id {:?} is reserved for unreadable writer markers",
-                FileMedium::UNREADABLE_MARKER
-            ),
-            Self::NotADirectory { path } => {
-                write!(f, "{} exists and is not a directory", path.display())
-            }
-            Self::Io {
-                operation,
-                path,
-                message,
-                ..
-            } => write!(f, "cannot {operation} {}: {message}", path.display()),
-        }
-    }
-}
-
-impl core::error::Error for FileMediumError {}
 
 /// What a writer marker on disk says.
 enum Marker {

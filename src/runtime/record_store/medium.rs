@@ -15,28 +15,19 @@ use core::fmt;
 pub struct WriterId(String);
 
 /// Why a writer id was refused.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum WriterIdError {
     /// The id is empty.
+    #[error("a writer id is never empty")]
     Empty,
     /// The id is longer than [`WriterId::MAX_LEN`] bytes.
+    #[error("a writer id is at most 256 bytes")]
     TooLong,
     /// The id holds a control character (a marker is one line of text).
+    #[error("a writer id holds no control character")]
     ControlCharacter,
 }
-
-impl fmt::Display for WriterIdError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Self::Empty => "a writer id is never empty",
-            Self::TooLong => "a writer id is at most 256 bytes",
-            Self::ControlCharacter => "a writer id holds no control character",
-        })
-    }
-}
-
-impl core::error::Error for WriterIdError {}
 
 impl WriterId {
     /// The longest writer id, in bytes.

@@ -3,7 +3,6 @@
 
 use alloc::borrow::Cow;
 use alloc::string::String;
-use core::fmt;
 
 use crate::session::{ContentProvenance, LockedReason, RecordDigest, RecordOwner};
 
@@ -26,24 +25,15 @@ pub enum Opened<'a> {
 }
 
 /// Why sealing a record failed (nothing was written).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SealError {
     /// This process holds no unlocked key that may seal the record.
+    #[error("no key may seal the record ({0})")]
     NoKey(LockedReason),
     /// The host's entropy source failed to give a nonce.
+    #[error("the entropy source failed: {0}")]
     Entropy(String),
 }
-
-impl fmt::Display for SealError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::NoKey(reason) => write!(f, "no key may seal the record ({reason})"),
-            Self::Entropy(error) => write!(f, "the entropy source failed: {error}"),
-        }
-    }
-}
-
-impl core::error::Error for SealError {}
 
 /// The seam between a store and its seal: a store that never seals uses [`Unsealed`]; a sealing
 /// store uses the AEAD seal (feature `sealing`).

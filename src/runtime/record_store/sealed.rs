@@ -17,7 +17,7 @@
 //! A key is either unlocked (its 32 bytes of material are present) or locked (known to this
 //! process, material absent); [`AeadSeal::lock_key`] and [`AeadSeal::unlock_key`] move it
 //! between the two while a store uses the seal. Neither `Debug` nor `Display` of any type here
-//! prints key material. Material is not zeroised when dropped.
+//! prints key material. [`KeyMaterial`] is zeroised when dropped (so when a key is locked too).
 //!
 //! # The sealed bytes, byte for byte
 //!
@@ -124,7 +124,7 @@ use sha2::{Digest, Sha256};
 use crate::session::{
     ContentProvenance, CrossStoreToken, DigestAlgorithm, LockedReason, RaiseOutcome, RecordDigest,
     RecordOwner, SaveOutcome, SavePurpose, SealingSessionStore, SessionLoadOutcome,
-    SessionRecordDecodeOutcome, TokenIssue, decode_session_record,
+    SessionRecordDecodeOutcome, Sha256Digest, TokenIssue, decode_session_record,
 };
 
 use super::{
@@ -146,28 +146,19 @@ pub use rand_core;
 pub struct KeyId(String);
 
 /// Why a key id was refused.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum KeyIdError {
     /// The id is empty.
+    #[error("a key id is never empty")]
     Empty,
     /// The id is longer than [`KeyId::MAX_LEN`] bytes.
+    #[error("a key id is at most 64 bytes")]
     TooLong,
     /// The id holds a control character.
+    #[error("a key id holds no control character")]
     ControlCharacter,
 }
-
-impl fmt::Display for KeyIdError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Self::Empty => "a key id is never empty",
-            Self::TooLong => "a key id is at most 64 bytes",
-            Self::ControlCharacter => "a key id holds no control character",
-        })
-    }
-}
-
-impl core::error::Error for KeyIdError {}
 
 impl KeyId {
     /// The longest key id, in bytes (it fits the one length byte of the sealed header).
@@ -211,8 +202,10 @@ impl fmt::Display for KeyId {
 
 /// The 32 bytes of an XChaCha20-Poly1305 key, as the host supplies them.
 ///
-/// Its `Debug` prints no byte of it. It is not zeroised when dropped.
-#[derive(Clone, PartialEq, Eq)]
+/// Its `Debug` prints no byte of it. It is zeroised when dropped (`zeroize`), as is every clone
+/// (a [`Keyring`]'s included); the transient copy the cipher works with while it seals or opens
+/// one record is not.
+#[derive(Clone, PartialEq, Eq, zeroize::Zeroize, zeroize::ZeroizeOnDrop)]
 pub struct KeyMaterial([u8; 32]);
 
 impl KeyMaterial {
@@ -247,24 +240,15 @@ string_enum! {
 }
 
 /// Why a keyring refused a change.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum KeyringError {
     /// A key with this id is in the keyring already (ids name one key each).
+    #[error("the keyring already holds a key named {0}")]
     DuplicateKey(KeyId),
     /// No key with this id is in the keyring.
+    #[error("the keyring holds no key named {0}")]
     UnknownKey(KeyId),
 }
-
-impl fmt::Display for KeyringError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::DuplicateKey(id) => write!(f, "the keyring already holds a key named {id}"),
-            Self::UnknownKey(id) => write!(f, "the keyring holds no key named {id}"),
-        }
-    }
-}
-
-impl core::error::Error for KeyringError {}
 
 /// One key of a keyring.
 #[derive(Clone)]
@@ -448,20 +432,26 @@ impl fmt::Debug for Keyring {
 // ---------------------------------------------------------------- the sealed layout
 
 /// Why bytes are not a sealed record this build can read (before any key is tried).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum SealedFormatError {
     /// The bytes do not start with [`AeadSeal::MAGIC`].
+    #[error("{}", self.message())]
     NotSealed,
     /// The format version is not [`AeadSeal::VERSION`].
+    #[error("{message} ({0})", message = self.message())]
     UnknownVersion(u8),
     /// The role byte is neither `1` (owner) nor `2` (grantee).
+    #[error("{message} ({0})", message = self.message())]
     UnknownRole(u8),
     /// The key id is empty, too long, not UTF-8, or not a valid [`KeyId`].
+    #[error("{}", self.message())]
     BadKeyId,
     /// The bytes end inside the header or before a whole tag.
+    #[error("{}", self.message())]
     Truncated,
     /// The header check does not match the header: the header is damaged.
+    #[error("{}", self.message())]
     HeaderDamaged,
 }
 
@@ -479,18 +469,6 @@ impl SealedFormatError {
         }
     }
 }
-
-impl fmt::Display for SealedFormatError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::UnknownVersion(version) => write!(f, "{} ({version})", self.message()),
-            Self::UnknownRole(role) => write!(f, "{} ({role})", self.message()),
-            _ => f.write_str(self.message()),
-        }
-    }
-}
-
-impl core::error::Error for SealedFormatError {}
 
 /// The header of a sealed record, read and checked without any key: which key the record is
 /// sealed under, whose content it says it is, and where each region lies (see the module docs
@@ -646,16 +624,10 @@ fn associated_data(header: &[u8], id: &str) -> Vec<u8> {
 /// SHA-256 of `bytes` as a [`RecordDigest`].
 #[must_use]
 pub fn sha256_digest(bytes: &[u8]) -> RecordDigest {
-    digest_of(&Sha256::digest(bytes).into())
+    digest_of(Sha256Digest(Sha256::digest(bytes).into()))
 }
 
-fn digest_of(raw: &[u8; 32]) -> RecordDigest {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut value = String::with_capacity(64);
-    for byte in raw {
-        value.push(char::from(HEX[usize::from(byte >> 4)]));
-        value.push(char::from(HEX[usize::from(byte & 0x0f)]));
-    }
+const fn digest_of(value: Sha256Digest) -> RecordDigest {
     RecordDigest {
         algorithm: DigestAlgorithm::Sha256,
         value,
@@ -669,7 +641,7 @@ fn digest_of(raw: &[u8; 32]) -> RecordDigest {
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct WriteLog {
     since: RecordDigest,
-    written: Vec<[u8; 32]>,
+    written: Vec<Sha256Digest>,
 }
 
 /// The AEAD seal: XChaCha20-Poly1305 under the keys of a [`Keyring`], with 24-byte nonces drawn
@@ -837,7 +809,7 @@ impl<R: TryCryptoRng> AeadSeal<R> {
         };
         out.extend_from_slice(&tag);
         if let Some(log) = self.logs.borrow_mut().get_mut(id) {
-            log.written.push(Sha256::digest(&out).into());
+            log.written.push(Sha256Digest(Sha256::digest(&out).into()));
         }
         Ok(out)
     }
@@ -1056,16 +1028,13 @@ where
             .save_digested(&token.record, purpose, ContentProvenance::Token)
             .await?;
         if let (SaveOutcome::Saved, Some(written)) = (outcome, written) {
-            let mut raw = [0u8; 32];
-            if decode_hex(&written.value, &mut raw) {
-                self.seal().aead().logs.borrow_mut().insert(
-                    token.record.id.clone(),
-                    WriteLog {
-                        since: token.sealed_digest.clone(),
-                        written: alloc::vec![raw],
-                    },
-                );
-            }
+            self.seal().aead().logs.borrow_mut().insert(
+                token.record.id.clone(),
+                WriteLog {
+                    since: token.sealed_digest.clone(),
+                    written: alloc::vec![written.value],
+                },
+            );
         }
         Ok(outcome)
     }
@@ -1077,31 +1046,21 @@ where
     ) -> Result<Vec<RecordDigest>, Self::Error> {
         RecordId::check(id).map_err(RecordStoreError::InvalidId)?;
         Ok(match self.seal().aead().logs.borrow().get(id) {
-            Some(log) if log.since == *since => log.written.iter().map(digest_of).collect(),
+            Some(log) if log.since == *since => {
+                log.written.iter().copied().map(digest_of).collect()
+            }
             _ => Vec::new(),
         })
     }
 }
 
-/// Reads 64 lowercase hex digits into `out`; false (and `out` unspecified) otherwise.
-fn decode_hex(text: &str, out: &mut [u8; 32]) -> bool {
-    let digit = |c: u8| match c {
-        b'0'..=b'9' => Some(c - b'0'),
-        b'a'..=b'f' => Some(c - b'a' + 10),
-        _ => None,
-    };
-    let bytes = text.as_bytes();
-    if bytes.len() != 64 {
-        return false;
+#[cfg(test)]
+mod tests {
+    use super::KeyMaterial;
+
+    #[test]
+    fn key_material_is_zeroised_on_drop() {
+        fn zeroised_on_drop<T: zeroize::ZeroizeOnDrop>() {}
+        zeroised_on_drop::<KeyMaterial>();
     }
-    for (slot, pair) in out.iter_mut().zip(bytes.chunks_exact(2)) {
-        match pair {
-            [high, low] => match (digit(*high), digit(*low)) {
-                (Some(high), Some(low)) => *slot = high << 4 | low,
-                _ => return false,
-            },
-            _ => return false,
-        }
-    }
-    true
 }

@@ -19,22 +19,30 @@ use super::medium::{RecordMedium, WriterId, WriterMark};
 use super::seal::{Opened, RecordSeal, SealError, Unsealed};
 
 /// Why a record id was refused.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum RecordIdError {
     /// The id is empty.
+    #[error("a record id is never empty")]
     Empty,
     /// The id is longer than [`RecordId::MAX_LEN`] bytes.
+    #[error(
+        "a record id is at most {} bytes, this one is {len}",
+        RecordId::MAX_LEN
+    )]
     TooLong {
         /// The id's length in bytes.
         len: usize,
     },
     /// The id starts with `.` (a hidden file, `.` or `..` on a file medium).
+    #[error("a record id does not start with `.`")]
     LeadingDot,
     /// The id holds `..` (harmless in a file name without separators, but refused so that no
     /// medium has to reason about it, and every medium accepts the same ids).
+    #[error("a record id holds no `..`")]
     DotDot,
     /// The byte at `index` is not one of `A-Z a-z 0-9 . _ -`.
+    #[error("a record id holds only A-Z a-z 0-9 . _ -, byte {index} is 0x{byte:02x}")]
     ForbiddenByte {
         /// Where the first such byte is.
         index: usize,
@@ -42,27 +50,6 @@ pub enum RecordIdError {
         byte: u8,
     },
 }
-
-impl fmt::Display for RecordIdError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Empty => f.write_str("a record id is never empty"),
-            Self::TooLong { len } => write!(
-                f,
-                "a record id is at most {} bytes, this one is {len}",
-                RecordId::MAX_LEN
-            ),
-            Self::LeadingDot => f.write_str("a record id does not start with `.`"),
-            Self::DotDot => f.write_str("a record id holds no `..`"),
-            Self::ForbiddenByte { index, byte } => write!(
-                f,
-                "a record id holds only A-Z a-z 0-9 . _ -, byte {index} is 0x{byte:02x}"
-            ),
-        }
-    }
-}
-
-impl core::error::Error for RecordIdError {}
 
 /// A record id a store accepts: 1 to [`MAX_LEN`](Self::MAX_LEN) bytes of `A-Z a-z 0-9 . _ -`,
 /// not starting with `.` and holding no `..`.
@@ -173,49 +160,33 @@ pub enum RecordWriter {
 /// claim that cannot be taken (the one refusal a load can meet: the port's load outcomes say
 /// what is stored, and none says "someone else writes it"), a record that cannot be written as
 /// JSON, and a seal that may not seal now.
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// The medium's error is shown in the message, not chained as a source: a medium's error type
+/// need not be `'static` (a borrowed medium's is not required to be).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RecordStoreError<E> {
     /// The medium failed; nothing is known about what it did beyond its own guarantee (a write
     /// is whole).
+    #[error("the record medium failed: {0}")]
     Medium(E),
     /// The id (of a load, a delete, a writer call, or a saved record's `id`) is not a
     /// [`RecordId`]; the medium was not asked.
-    InvalidId(RecordIdError),
+    #[error("invalid record id: {0}")]
+    InvalidId(#[source] RecordIdError),
     /// Another writer holds the id: a claiming load, a delete, a lend or a reclaim was refused
     /// and nothing was read, written or removed.
+    #[error("the record has another writer: {0}")]
     HasWriter(OtherWriter),
     /// The id is neither claimed nor lent by this store, so it has nothing to lend.
+    #[error("this store neither claims nor lends the record")]
     NotHeld,
     /// The record cannot be written as JSON (a number that is not finite inside an untyped
     /// payload); nothing was written.
+    #[error("the record cannot be written as JSON: {0}")]
     Encode(String),
     /// The seal may not seal now; nothing was written.
-    Seal(SealError),
-}
-
-impl<E: fmt::Display> fmt::Display for RecordStoreError<E> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Medium(error) => write!(f, "the record medium failed: {error}"),
-            Self::InvalidId(error) => write!(f, "invalid record id: {error}"),
-            Self::HasWriter(other) => write!(f, "the record has another writer: {other}"),
-            Self::NotHeld => f.write_str("this store neither claims nor lends the record"),
-            Self::Encode(error) => write!(f, "the record cannot be written as JSON: {error}"),
-            Self::Seal(error) => write!(f, "the record cannot be sealed: {error}"),
-        }
-    }
-}
-
-/// The medium's error is shown in the message, not chained as a source: a medium's error type
-/// need not be `'static` (a borrowed medium's is not required to be).
-impl<E: core::error::Error> core::error::Error for RecordStoreError<E> {
-    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
-        match self {
-            Self::InvalidId(error) => Some(error),
-            Self::Seal(error) => Some(error),
-            Self::Medium(_) | Self::HasWriter(_) | Self::NotHeld | Self::Encode(_) => None,
-        }
-    }
+    #[error("the record cannot be sealed: {0}")]
+    Seal(#[source] SealError),
 }
 
 /// The exact bytes a store last read or wrote for a session it holds, by digest, and what they

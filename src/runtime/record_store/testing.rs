@@ -345,7 +345,8 @@ impl fmt::Display for RecordStoreProblem {
 }
 
 /// A failed case: which, where in it, and why.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("record store conformance {case:?}, {check}: {problem}")]
 pub struct RecordStoreConformanceFailure {
     /// The case that failed.
     pub case: RecordStoreCase,
@@ -354,18 +355,6 @@ pub struct RecordStoreConformanceFailure {
     /// Why (boxed: a problem may carry whole records).
     pub problem: Box<RecordStoreProblem>,
 }
-
-impl fmt::Display for RecordStoreConformanceFailure {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "record store conformance {:?}, {}: {}",
-            self.case, self.check, self.problem
-        )
-    }
-}
-
-impl core::error::Error for RecordStoreConformanceFailure {}
 
 /// Runs every case in [`RecordStoreCase::ALL`] order through `harness`, each on a fresh medium
 /// ([`crate::conformance::StopAtFirst`] ends at the first failure;

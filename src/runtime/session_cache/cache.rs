@@ -10,7 +10,9 @@ use alloc::vec::Vec;
 use core::cell::{BorrowError, BorrowMutError, Ref, RefCell, RefMut};
 use core::fmt;
 use core::future::poll_fn;
-use core::task::{Poll, Waker};
+use core::task::Poll;
+
+use embassy_sync::waitqueue::MultiWakerRegistration;
 
 use crate::agent_core::UniversalMessage;
 use crate::instant::format_instant;
@@ -196,7 +198,11 @@ struct Entry {
     forked_from: Option<String>,
 }
 
-type Pending = RefCell<BTreeMap<String, Vec<Waker>>>;
+/// The ids with a store operation in flight, each with the acquires waiting on it. Past
+/// `WAITERS` tasks on one id, registering wakes them all early; each checks again when polled.
+type Pending = RefCell<BTreeMap<String, MultiWakerRegistration<WAITERS>>>;
+
+const WAITERS: usize = 4;
 
 /// Marks an id as having a store operation in flight; dropping it (on completion or when the
 /// future is dropped) clears the mark and wakes every acquire that waited.
@@ -211,7 +217,9 @@ impl Drop for PendingGuard<'_> {
             Ok(mut pending) => pending.remove(&self.id),
             Err(_) => None,
         };
-        wakers.into_iter().flatten().for_each(Waker::wake);
+        if let Some(mut wakers) = wakers {
+            wakers.wake();
+        }
     }
 }
 
@@ -558,7 +566,10 @@ impl<R: InteractiveSessionStore, I: IdSource> SessionCache<R, I> {
     }
 
     fn begin_pending(&self, id: &str) -> PendingGuard<'_> {
-        self.pending.borrow_mut().entry(id.to_owned()).or_default();
+        self.pending
+            .borrow_mut()
+            .entry(id.to_owned())
+            .or_insert_with(MultiWakerRegistration::new);
         PendingGuard {
             pending: &self.pending,
             id: id.to_owned(),
@@ -572,9 +583,7 @@ impl<R: InteractiveSessionStore, I: IdSource> SessionCache<R, I> {
             let mut pending = self.pending.borrow_mut();
             match pending.get_mut(id) {
                 Some(wakers) => {
-                    if !wakers.iter().any(|waker| waker.will_wake(cx.waker())) {
-                        wakers.push(cx.waker().clone());
-                    }
+                    wakers.register(cx.waker());
                     Poll::Pending
                 }
                 None => Poll::Ready(()),

@@ -2,7 +2,6 @@
 
 use alloc::boxed::Box;
 use alloc::string::String;
-use core::fmt;
 
 use crate::runtime::reconcile::ReconcileError;
 use crate::session::{SaveRefusal, SessionLoadOutcome};
@@ -11,18 +10,21 @@ use crate::session::{SaveRefusal, SessionLoadOutcome};
 ///
 /// Every refusal leaves the cache, the ownership rows and the store as they were, except where a
 /// variant says otherwise.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum SessionCacheError<E> {
     /// The store could not be reached.
-    Store(E),
+    #[error("the session store failed: {0}")]
+    Store(#[source] E),
     /// `acquire` with `require_existing` met an id the store does not hold (`not_found`): no
     /// session was created.
+    #[error("session `{id}` not found (not_found)")]
     NotFound {
         /// The id asked for.
         id: String,
     },
     /// The store holds something under the id that is not a readable session (corrupt,
     /// unsupported or locked). It is never treated as absent: no fresh session is made over it.
+    #[error("session `{id}` is stored but unreadable ({})", outcome.status())]
     Unreadable {
         /// The id asked for.
         id: String,
@@ -31,6 +33,7 @@ pub enum SessionCacheError<E> {
     },
     /// The store refused to save the record (another writer, or an unreadable record in the
     /// way); nothing was cached.
+    #[error("the store refused to save session `{id}` ({reason})")]
     SaveRefused {
         /// The id of the record.
         id: String,
@@ -38,38 +41,46 @@ pub enum SessionCacheError<E> {
         reason: SaveRefusal,
     },
     /// An id passed in, or minted by the host's id source, is empty.
+    #[error("a session id is empty")]
     EmptyId,
     /// The host's id source minted a session id the cache or the store already knows; nothing
     /// was created under it.
+    #[error("the minted session id `{id}` is already in use")]
     MintedIdTaken {
         /// The minted id.
         id: String,
     },
     /// Reconciling the resumed session's transcript was refused (an ambiguous transcript, or a
     /// bad minted entry id); the session was not cached and nothing was saved.
+    #[error("session `{id}` could not be reconciled on wake: {error}")]
     Reconcile {
         /// The session id.
         id: String,
         /// Why reconciling refused.
+        #[source]
         error: ReconcileError,
     },
     /// `now_ms` lies after year 9999, beyond what a record's ISO-8601 timestamps can say.
+    #[error("now ({now_ms} ms since the epoch) is after the year 9999")]
     InstantOutOfRange {
         /// The instant passed.
         now_ms: u64,
     },
     /// The session is not in the cache (for an operation that needs the live record).
+    #[error("session `{id}` is not cached")]
     NotCached {
         /// The id.
         id: String,
     },
     /// The live record is borrowed mutably by the host right now, so the cache cannot read it.
+    #[error("session `{id}` is borrowed mutably")]
     Busy {
         /// The id.
         id: String,
     },
     /// The live record's `id` was changed by the host; the cache will not save it under
     /// another id.
+    #[error("session `{id}` now carries the id `{record_id}`; it is not saved")]
     IdChanged {
         /// The id the session is cached under.
         id: String,
@@ -90,50 +101,6 @@ impl<E> SessionCacheError<E> {
     pub fn unreadable_outcome(&self) -> Option<&SessionLoadOutcome> {
         match self {
             Self::Unreadable { outcome, .. } => Some(outcome),
-            _ => None,
-        }
-    }
-}
-
-impl<E: fmt::Display> fmt::Display for SessionCacheError<E> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Store(error) => write!(f, "the session store failed: {error}"),
-            Self::NotFound { id } => write!(f, "session `{id}` not found (not_found)"),
-            Self::Unreadable { id, outcome } => write!(
-                f,
-                "session `{id}` is stored but unreadable ({})",
-                outcome.status()
-            ),
-            Self::SaveRefused { id, reason } => {
-                write!(f, "the store refused to save session `{id}` ({reason})")
-            }
-            Self::EmptyId => f.write_str("a session id is empty"),
-            Self::MintedIdTaken { id } => {
-                write!(f, "the minted session id `{id}` is already in use")
-            }
-            Self::Reconcile { id, error } => {
-                write!(f, "session `{id}` could not be reconciled on wake: {error}")
-            }
-            Self::InstantOutOfRange { now_ms } => write!(
-                f,
-                "now ({now_ms} ms since the epoch) is after the year 9999"
-            ),
-            Self::NotCached { id } => write!(f, "session `{id}` is not cached"),
-            Self::Busy { id } => write!(f, "session `{id}` is borrowed mutably"),
-            Self::IdChanged { id, record_id } => write!(
-                f,
-                "session `{id}` now carries the id `{record_id}`; it is not saved"
-            ),
-        }
-    }
-}
-
-impl<E: core::error::Error + 'static> core::error::Error for SessionCacheError<E> {
-    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
-        match self {
-            Self::Store(error) => Some(error),
-            Self::Reconcile { error, .. } => Some(error),
             _ => None,
         }
     }

@@ -16,17 +16,10 @@ use core::fmt;
 pub struct Principal(String);
 
 /// Why a principal was refused: it is empty or only whitespace.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[error("a principal is never empty or only whitespace")]
 pub struct BlankPrincipal;
-
-impl fmt::Display for BlankPrincipal {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a principal is never empty or only whitespace")
-    }
-}
-
-impl core::error::Error for BlankPrincipal {}
 
 impl Principal {
     /// A principal, checked (kept as given: not trimmed).

@@ -168,13 +168,16 @@ impl SuiteCase for SessionCacheCase {
 }
 
 /// What went wrong in a case.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SessionCacheProblem {
     /// The fixture could not make a cache.
+    #[error("the fixture failed: {0}")]
     Fixture(ErrorValue),
     /// An operation that must succeed failed (its error, as text).
+    #[error("failed: {0}")]
     Failed(String),
     /// An operation gave another answer than the contract requires (both as debug text).
+    #[error("expected {expected}, received {received}")]
     Mismatch {
         /// What the contract requires.
         expected: String,
@@ -184,7 +187,8 @@ pub enum SessionCacheProblem {
 }
 
 /// A failed case: which, where in it, and why.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("session cache conformance {case:?}, {check}: {problem}")]
 pub struct SessionCacheConformanceFailure {
     /// The case that failed.
     pub case: SessionCacheCase,
@@ -193,25 +197,6 @@ pub struct SessionCacheConformanceFailure {
     /// Why.
     pub problem: SessionCacheProblem,
 }
-
-impl fmt::Display for SessionCacheConformanceFailure {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "session cache conformance {:?}, {}: ",
-            self.case, self.check
-        )?;
-        match &self.problem {
-            SessionCacheProblem::Fixture(error) => write!(f, "the fixture failed: {error}"),
-            SessionCacheProblem::Failed(error) => write!(f, "failed: {error}"),
-            SessionCacheProblem::Mismatch { expected, received } => {
-                write!(f, "expected {expected}, received {received}")
-            }
-        }
-    }
-}
-
-impl core::error::Error for SessionCacheConformanceFailure {}
 
 /// Runs every case of [`SessionCacheCase::ALL`] through `harness`, each on fresh caches.
 ///

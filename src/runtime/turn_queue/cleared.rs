@@ -3,6 +3,8 @@
 
 use core::fmt;
 
+use heapless::Vec;
+
 /// What [`clear`](super::TurnQueue::clear) or [`shutdown`](super::TurnQueue::shutdown) cancelled:
 /// the number of pending submissions (each settled `cancelled`) and the distinct drivers whose
 /// inputs were cleared, in the order their first input was queued, for attributed notices.
@@ -11,17 +13,15 @@ use core::fmt;
 /// inputs), so building it allocates nothing. Drivers are told apart with `D`'s `PartialEq`; a
 /// host whose `D` can mean "no driver" (for example `Option<_>`) filters that value out itself.
 pub struct Cleared<D, const N: usize> {
-    drivers: [Option<D>; N],
-    distinct: usize,
+    drivers: Vec<D, N>,
     cancelled: usize,
 }
 
 impl<D, const N: usize> Cleared<D, N> {
     /// Nothing cleared.
-    pub(super) fn new() -> Self {
+    pub(super) const fn new() -> Self {
         Self {
-            drivers: core::array::from_fn(|_| None),
-            distinct: 0,
+            drivers: Vec::new(),
             cancelled: 0,
         }
     }
@@ -32,12 +32,9 @@ impl<D, const N: usize> Cleared<D, N> {
         D: PartialEq,
     {
         self.cancelled += 1;
-        if self.drivers().any(|known| *known == driver) {
-            return;
-        }
-        if let Some(free) = self.drivers.get_mut(self.distinct) {
-            *free = Some(driver);
-            self.distinct += 1;
+        if !self.drivers.contains(&driver) {
+            // At most `N` pending submissions, so at most `N` distinct drivers.
+            let _ = self.drivers.push(driver);
         }
     }
 
@@ -55,21 +52,15 @@ impl<D, const N: usize> Cleared<D, N> {
 
     /// The distinct drivers whose inputs were cancelled, each once, in queue order.
     pub fn drivers(&self) -> impl Iterator<Item = &D> + '_ {
-        self.drivers.iter().take(self.distinct).flatten()
+        self.drivers.iter()
     }
 }
 
 impl<D: fmt::Debug, const N: usize> fmt::Debug for Cleared<D, N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        struct Drivers<'a, D, const N: usize>(&'a Cleared<D, N>);
-        impl<D: fmt::Debug, const N: usize> fmt::Debug for Drivers<'_, D, N> {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.debug_list().entries(self.0.drivers()).finish()
-            }
-        }
         f.debug_struct("Cleared")
             .field("cancelled", &self.cancelled)
-            .field("drivers", &Drivers(self))
+            .field("drivers", &self.drivers)
             .finish()
     }
 }

@@ -1,7 +1,5 @@
 //! What a ticket settles with, what never ran, and what `start` hands the runner.
 
-use core::fmt;
-
 use crate::session::TurnNotRunReason;
 
 use super::turn_id::TurnId;
@@ -55,22 +53,15 @@ impl<R> Settled<R> {
 /// The outcome of an accepted submission that never ran: its id and why. `Copy`, so settling it
 /// allocates nothing; `From<NotRun> for session::TurnNotRun` gives the session family's form
 /// (which allocates the id text).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[error("turn {turn_id} never ran: {reason}")]
 pub struct NotRun {
     /// The id the submission was given at acceptance.
     pub turn_id: TurnId,
     /// Why it never ran: coalesced, dropped or cancelled.
     pub reason: TurnNotRunReason,
 }
-
-impl fmt::Display for NotRun {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "turn {} never ran: {}", self.turn_id, self.reason)
-    }
-}
-
-impl core::error::Error for NotRun {}
 
 /// The pending submission [`start`](super::TurnQueue::start) took to run: its id, its input and
 /// the driver it is attributed to.

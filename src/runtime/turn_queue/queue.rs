@@ -6,6 +6,7 @@ use core::task::Waker;
 
 use embassy_sync::blocking_mutex::Mutex;
 use embassy_sync::blocking_mutex::raw::RawMutex;
+use heapless::Vec;
 
 use super::cleared::Cleared;
 use super::outcome::Started;
@@ -205,20 +206,18 @@ impl<M: RawMutex, T, R, D, const N: usize> TurnQueue<M, T, R, D, N> {
     {
         // Taken out under one lock, so no submission slips in between; woken, compared and
         // dropped after it.
-        let mut taken: [Option<(T, D, Option<Waker>)>; N] = core::array::from_fn(|_| None);
+        let mut taken = Vec::<(T, D, Option<Waker>), N>::new();
         self.with(|state| {
             if close {
                 state.close();
             }
-            for place in &mut taken {
-                match state.cancel_oldest() {
-                    Some(entry) => *place = Some(entry),
-                    None => break,
-                }
+            // At most `N` are pending, so every push fits.
+            while let Some(entry) = state.cancel_oldest() {
+                let _ = taken.push(entry);
             }
         });
         let mut cleared = Cleared::new();
-        for (input, driver, wake) in taken.into_iter().flatten() {
+        for (input, driver, wake) in taken {
             if let Some(waker) = wake {
                 waker.wake();
             }

@@ -6,8 +6,9 @@ use super::turn_id::TurnId;
 
 /// [`submit`](super::TurnQueue::submit) after [`shutdown`](super::TurnQueue::shutdown): the queue
 /// accepts nothing more and hands the input back. No id is minted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[error("the turn queue is shut down and accepts no more submissions")]
 pub struct ShutDown<T>(pub T);
 
 impl<T> ShutDown<T> {
@@ -17,42 +18,26 @@ impl<T> ShutDown<T> {
     }
 }
 
-impl<T> fmt::Display for ShutDown<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("the turn queue is shut down and accepts no more submissions")
-    }
-}
-
-impl<T: fmt::Debug> core::error::Error for ShutDown<T> {}
-
 /// Why [`start`](super::TurnQueue::start) took nothing to run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum NotStarted {
     /// A turn is running already (its id): finish or abort it first.
+    #[error("turn {0} is still running")]
     Running(TurnId),
     /// Nothing is pending.
+    #[error("no submission is pending")]
     Empty,
     /// The queue is shut down and nothing runs any more.
+    #[error("the turn queue is shut down")]
     ShutDown,
 }
 
-impl fmt::Display for NotStarted {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Running(id) => write!(f, "turn {id} is still running"),
-            Self::Empty => f.write_str("no submission is pending"),
-            Self::ShutDown => f.write_str("the turn queue is shut down"),
-        }
-    }
-}
-
-impl core::error::Error for NotStarted {}
-
 /// [`finish`](super::TurnQueue::finish) or [`abort`](super::TurnQueue::abort) named a turn that
 /// is not the running one (or nothing runs): the result is handed back and nothing settles.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[error("turn {requested} is not running ({} is)", Runner(*running))]
 pub struct NotRunning<R> {
     /// The turn the caller named.
     pub requested: TurnId,
@@ -69,17 +54,14 @@ impl<R> NotRunning<R> {
     }
 }
 
-impl<R> fmt::Display for NotRunning<R> {
+/// The running turn as [`NotRunning`] names it: `turn 7`, or `nothing`.
+struct Runner(Option<TurnId>);
+
+impl fmt::Display for Runner {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.running {
-            Some(running) => write!(
-                f,
-                "turn {} is not running (turn {running} is)",
-                self.requested
-            ),
-            None => write!(f, "turn {} is not running (nothing is)", self.requested),
+        match self.0 {
+            Some(running) => write!(f, "turn {running}"),
+            None => f.write_str("nothing"),
         }
     }
 }
-
-impl<R: fmt::Debug> core::error::Error for NotRunning<R> {}

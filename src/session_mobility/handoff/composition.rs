@@ -31,7 +31,6 @@
 
 use alloc::string::String;
 use alloc::vec::Vec;
-use core::fmt;
 
 use crate::agent_core::Value;
 use crate::session::{InteractiveSessionRecord, SessionRecordDecodeOutcome};
@@ -79,26 +78,15 @@ pub struct HandoffChunkFrame {
 }
 
 /// The refusal of a chunk frame whose index is not below its total.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[error("chunk index {index} is not below its total {total} (a transfer has chunks 0..total)")]
 pub struct InvalidChunkFrame {
     /// The index given.
     pub index: u32,
     /// The total given.
     pub total: u32,
 }
-
-impl fmt::Display for InvalidChunkFrame {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "chunk index {} is not below its total {} (a transfer has chunks 0..total)",
-            self.index, self.total
-        )
-    }
-}
-
-impl core::error::Error for InvalidChunkFrame {}
 
 impl HandoffChunkFrame {
     /// Piece `index` of `total` of hand-off `handoff_id`, carrying `data`.
@@ -399,18 +387,16 @@ mod wire {
     }
 
     /// The refusal of an integrity answer whose members do not match `intact`.
-    #[derive(Debug)]
-    pub(super) struct IntegrityShapeMismatch(bool);
-
-    impl core::fmt::Display for IntegrityShapeMismatch {
-        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            if self.0 {
-                f.write_str("`intact: true` carries no failure and no byte counts")
-            } else {
-                f.write_str("`intact: false` needs `failure`, `expectedBytes` and `actualBytes`")
-            }
+    #[derive(Debug, thiserror::Error)]
+    #[error(
+        "{}",
+        if *.0 {
+            "`intact: true` carries no failure and no byte counts"
+        } else {
+            "`intact: false` needs `failure`, `expectedBytes` and `actualBytes`"
         }
-    }
+    )]
+    pub(super) struct IntegrityShapeMismatch(bool);
 
     impl TryFrom<IntegrityWire> for IntegrityOutcome {
         type Error = IntegrityShapeMismatch;

@@ -23,7 +23,6 @@
 
 use alloc::string::String;
 use alloc::vec::Vec;
-use core::fmt;
 
 use crate::session::InteractiveSessionRecord;
 
@@ -202,32 +201,23 @@ impl HandoffStateItem {
 }
 
 /// The refusal of a wire inventory item whose disposition is not its kind's.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[error(
+    "inventory item `{kind}` is always `{}`, not `{declared}`{}",
+    .kind.disposition(),
+    if *.kind == HandoffStateKind::ProviderCredentials {
+        ": provider credentials never cross a hand-off"
+    } else {
+        ""
+    }
+)]
 pub struct InventoryDispositionMismatch {
     /// The item's kind.
     pub kind: HandoffStateKind,
     /// The disposition the item declared.
     pub declared: HandoffDisposition,
 }
-
-impl fmt::Display for InventoryDispositionMismatch {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "inventory item `{}` is always `{}`, not `{}`",
-            self.kind,
-            self.kind.disposition(),
-            self.declared
-        )?;
-        if self.kind == HandoffStateKind::ProviderCredentials {
-            f.write_str(": provider credentials never cross a hand-off")?;
-        }
-        Ok(())
-    }
-}
-
-impl core::error::Error for InventoryDispositionMismatch {}
 
 /// What the receiver checks the reassembled payload against (`IHandoffIntegrity`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -200,53 +200,21 @@ pub struct HandoffDestinationOptions<C, R, P, K> {
 
 /// A chunk arrived before any manifest (the reference throws
 /// `handoff: no manifest — receiveManifest first.`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, thiserror::Error)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[error("handoff: no manifest \u{2014} receiveManifest first.")]
 pub struct NoManifestReceived;
-
-impl fmt::Display for NoManifestReceived {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("handoff: no manifest \u{2014} receiveManifest first.")
-    }
-}
-
-impl core::error::Error for NoManifestReceived {}
 
 /// A host effect of [`HandoffDestination::commit`] failed; the destination stays `staged` and
 /// produced no acknowledgement.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 pub enum DestinationCommitError<C, P> {
     /// The credential resolver failed.
-    Credential(C),
+    #[error("handoff: resolving the provider credential failed: {0}")]
+    Credential(#[source] C),
     /// The persister failed.
-    Persist(P),
-}
-
-impl<C: fmt::Display, P: fmt::Display> fmt::Display for DestinationCommitError<C, P> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Credential(error) => {
-                write!(
-                    f,
-                    "handoff: resolving the provider credential failed: {error}"
-                )
-            }
-            Self::Persist(error) => write!(f, "handoff: persisting the session failed: {error}"),
-        }
-    }
-}
-
-impl<C, P> core::error::Error for DestinationCommitError<C, P>
-where
-    C: core::error::Error + 'static,
-    P: core::error::Error + 'static,
-{
-    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
-        match self {
-            Self::Credential(error) => Some(error),
-            Self::Persist(error) => Some(error),
-        }
-    }
+    #[error("handoff: persisting the session failed: {0}")]
+    Persist(#[source] P),
 }
 
 /// The state with what each state holds.

@@ -264,22 +264,12 @@ pub fn prepare_handoff_offer(input: PrepareHandoffOfferInput) -> HandoffOfferRes
 
 /// The refusal of a boolean-tagged answer whose members do not match its tag.
 #[cfg(feature = "serde")]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("`{tag}: {value}` needs exactly {expected}")]
 pub(super) struct TagShapeMismatch {
     pub(super) tag: &'static str,
     pub(super) value: bool,
     pub(super) expected: &'static str,
-}
-
-#[cfg(feature = "serde")]
-impl core::fmt::Display for TagShapeMismatch {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(
-            f,
-            "`{}: {}` needs exactly {}",
-            self.tag, self.value, self.expected
-        )
-    }
 }
 
 #[cfg(feature = "serde")]

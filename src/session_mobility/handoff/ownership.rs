@@ -41,7 +41,6 @@
 //!   `ack` for another hand-off.
 
 use alloc::string::String;
-use core::fmt;
 
 use super::contracts::{
     HandoffCommitAck, HandoffManifest, HandoffOutcome, HandoffPhase, HandoffRefusal,
@@ -121,9 +120,14 @@ impl HandoffTransitionDetail {
 }
 
 /// Why a move or a commit was refused. `Display` gives the reference's reason text.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 pub enum HandoffTransitionRefusal {
     /// The table does not list `from → to`.
+    #[error(
+        "a hand-off in phase '{from}' cannot move to '{to}'. Refused rather than ignored: an \
+         ignored transition leaves the caller believing it happened, and in an ownership \
+         protocol that means two machines can each believe they are authoritative."
+    )]
     IllegalTransition {
         /// The phase the transaction is in (and stays in).
         from: HandoffPhase,
@@ -132,6 +136,10 @@ pub enum HandoffTransitionRefusal {
     },
     /// The acknowledgement is for another hand-off: an ack from another transfer never moves
     /// this one.
+    #[error(
+        "acknowledgement is for hand-off '{acknowledged}', not '{handoff_id}'. An ack from \
+         another transfer must never move this one."
+    )]
     AckForAnotherHandoff {
         /// The hand-off the acknowledgement names.
         acknowledged: String,
@@ -139,30 +147,6 @@ pub enum HandoffTransitionRefusal {
         handoff_id: String,
     },
 }
-
-impl fmt::Display for HandoffTransitionRefusal {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::IllegalTransition { from, to } => write!(
-                f,
-                "a hand-off in phase '{from}' cannot move to '{to}'. Refused rather than \
-                 ignored: an ignored transition leaves the caller believing it happened, and in \
-                 an ownership protocol that means two machines can each believe they are \
-                 authoritative."
-            ),
-            Self::AckForAnotherHandoff {
-                acknowledged,
-                handoff_id,
-            } => write!(
-                f,
-                "acknowledgement is for hand-off '{acknowledged}', not '{handoff_id}'. An ack \
-                 from another transfer must never move this one."
-            ),
-        }
-    }
-}
-
-impl core::error::Error for HandoffTransitionRefusal {}
 
 /// The answer of [`advance_handoff`] (`ITransitionResult` without the transaction, which the
 /// caller holds).
@@ -438,16 +422,19 @@ pub const fn source_still_owns(transaction: &HandoffTransaction) -> bool {
 }
 
 /// Why a wire transaction was refused: the acknowledgement and the phase disagree.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 pub enum InvalidHandoffTransaction {
     /// Phase `committed` without the acknowledgement that committed it.
+    #[error("a committed hand-off transaction holds the acknowledgement that committed it")]
     CommittedWithoutAck,
     /// An acknowledgement in a phase that is not `committed`.
+    #[error("a hand-off transaction in phase '{phase}' holds no acknowledgement")]
     AckOutsideCommitted {
         /// The phase declared.
         phase: HandoffPhase,
     },
     /// The acknowledgement names another hand-off.
+    #[error("the acknowledgement is for hand-off '{acknowledged}', not '{handoff_id}'")]
     AckForAnotherHandoff {
         /// The hand-off the acknowledgement names.
         acknowledged: String,
@@ -455,29 +442,6 @@ pub enum InvalidHandoffTransaction {
         handoff_id: String,
     },
 }
-
-impl fmt::Display for InvalidHandoffTransaction {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::CommittedWithoutAck => f.write_str(
-                "a committed hand-off transaction holds the acknowledgement that committed it",
-            ),
-            Self::AckOutsideCommitted { phase } => write!(
-                f,
-                "a hand-off transaction in phase '{phase}' holds no acknowledgement"
-            ),
-            Self::AckForAnotherHandoff {
-                acknowledged,
-                handoff_id,
-            } => write!(
-                f,
-                "the acknowledgement is for hand-off '{acknowledged}', not '{handoff_id}'"
-            ),
-        }
-    }
-}
-
-impl core::error::Error for InvalidHandoffTransaction {}
 
 #[cfg(feature = "serde")]
 mod wire {

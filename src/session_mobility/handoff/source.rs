@@ -138,78 +138,38 @@ pub enum SourceOfferOutcome {
 
 /// A call that needs an open hand-off came before any offer (the reference throws
 /// `handoff: no transfer is open — offer() must run first.`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, thiserror::Error)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[error("handoff: no transfer is open \u{2014} offer() must run first.")]
 pub struct NoHandoffOpen;
 
-impl fmt::Display for NoHandoffOpen {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("handoff: no transfer is open \u{2014} offer() must run first.")
-    }
-}
-
-impl core::error::Error for NoHandoffOpen {}
-
 /// Why [`HandoffSource::offer`] failed (rather than answering).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 pub enum HandoffSourceOfferError<E> {
     /// The host's sealing failed; nothing was opened.
-    Seal(E),
+    #[error("handoff: sealing the record failed: {0}")]
+    Seal(#[source] E),
     /// This source already handed the session off (its transaction is committed): offering it
     /// again would make two machines authoritative.
+    #[error(
+        "handoff: this session was already handed off (hand-off '{handoff_id}' is committed); \
+         this machine is read-only for it"
+    )]
     AlreadyCommitted {
         /// The committed hand-off.
         handoff_id: String,
     },
 }
 
-impl<E: fmt::Display> fmt::Display for HandoffSourceOfferError<E> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Seal(error) => write!(f, "handoff: sealing the record failed: {error}"),
-            Self::AlreadyCommitted { handoff_id } => write!(
-                f,
-                "handoff: this session was already handed off (hand-off '{handoff_id}' is \
-                 committed); this machine is read-only for it"
-            ),
-        }
-    }
-}
-
-impl<E: core::error::Error + 'static> core::error::Error for HandoffSourceOfferError<E> {
-    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
-        match self {
-            Self::Seal(error) => Some(error),
-            Self::AlreadyCommitted { .. } => None,
-        }
-    }
-}
-
 /// Why [`HandoffSource::transfer`] failed (rather than answering).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 pub enum HandoffTransferError<E> {
     /// No offer was made.
+    #[error("{}", NoHandoffOpen)]
     NoHandoffOpen,
     /// The carrier failed; the transaction stays `transferring` and the source authoritative.
-    Carrier(E),
-}
-
-impl<E: fmt::Display> fmt::Display for HandoffTransferError<E> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::NoHandoffOpen => fmt::Display::fmt(&NoHandoffOpen, f),
-            Self::Carrier(error) => write!(f, "handoff: the carrier failed: {error}"),
-        }
-    }
-}
-
-impl<E: core::error::Error + 'static> core::error::Error for HandoffTransferError<E> {
-    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
-        match self {
-            Self::NoHandoffOpen => None,
-            Self::Carrier(error) => Some(error),
-        }
-    }
+    #[error("handoff: the carrier failed: {0}")]
+    Carrier(#[source] E),
 }
 
 /// The open transfer: its transaction, the manifest sent, and the sealed payload.
@@ -478,18 +438,12 @@ mod wire {
     }
 
     /// The refusal of an offer answer whose members do not match `started`.
-    #[derive(Debug)]
+    #[derive(Debug, thiserror::Error)]
+    #[error(
+        "{}",
+        if *.0 { "`started: true` carries no outcome" } else { "`started: false` needs the outcome" }
+    )]
     pub(super) struct OfferOutcomeShapeMismatch(bool);
-
-    impl core::fmt::Display for OfferOutcomeShapeMismatch {
-        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            if self.0 {
-                f.write_str("`started: true` carries no outcome")
-            } else {
-                f.write_str("`started: false` needs the outcome")
-            }
-        }
-    }
 
     impl TryFrom<OfferOutcomeWire> for SourceOfferOutcome {
         type Error = OfferOutcomeShapeMismatch;

@@ -3,5 +3,5 @@ use agent_interface::runtime::record_store::{Keyring, sha256_digest};
 
 fn main() {
     assert_eq!(Keyring::new().len(), 0);
-    assert_eq!(sha256_digest(b"").value.len(), 64);
+    assert_eq!(sha256_digest(b"").value.0.len(), 32);
 }

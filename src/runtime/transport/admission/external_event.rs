@@ -1,10 +1,11 @@
 //! External events against their grant: the gate that admits a delivery for exactly the
 //! grant's principal, spends its token, and reads its message event.
 
-use alloc::collections::VecDeque;
 use alloc::string::String;
 use core::cell::{Cell, RefCell};
 use core::fmt;
+
+use heapless::Vec;
 
 use super::{AccessTokenRules, AccessTokenSignatures};
 use crate::transport::{
@@ -50,7 +51,7 @@ pub struct ExternalEventGate<S, const SPENT: usize = DEFAULT_SPENT_TOKEN_CAPACIT
     rules: AccessTokenRules,
     signatures: S,
     latest_ms: Cell<u64>,
-    spent: RefCell<VecDeque<SpentToken>>,
+    spent: RefCell<Vec<SpentToken, SPENT>>,
 }
 
 impl<S: AccessTokenSignatures, const SPENT: usize> ExternalEventGate<S, SPENT> {
@@ -62,7 +63,7 @@ impl<S: AccessTokenSignatures, const SPENT: usize> ExternalEventGate<S, SPENT> {
             grant,
             signatures,
             latest_ms: Cell::new(0),
-            spent: RefCell::new(VecDeque::with_capacity(SPENT)),
+            spent: RefCell::new(Vec::new()),
         }
     }
 
@@ -104,12 +105,13 @@ impl<S: AccessTokenSignatures, const SPENT: usize> ExternalEventGate<S, SPENT> {
         if spent.iter().any(|token| token.jti == jti) {
             return Err(malformed);
         }
-        if spent.len() >= SPENT {
+        if spent.is_full() {
             return Err(ExternalEventRefusal::RateLimited);
         }
         let event = ExternalMessageEvent::from_value(&delivery.event)
             .map_err(|_| ExternalEventRefusal::MalformedEvent)?;
-        spent.push_back(SpentToken {
+        // Not full (checked above), so the token is kept.
+        let _ = spent.push(SpentToken {
             jti,
             exp: claims.exp,
         });

@@ -2,8 +2,6 @@
 //! explicit token wins, running open needs a written reason, and a failing RNG is an error,
 //! never an open admission.
 
-use core::fmt;
-
 use rand_core::TryCryptoRng;
 
 use crate::transport::{OpenReason, TransportAdmission, TransportAdmissionConfig, TransportToken};
@@ -52,46 +50,29 @@ pub fn resolve_admission<R: TryCryptoRng + ?Sized>(
 }
 
 /// Why [`resolve_admission`] refused; `E` is the RNG's error. None of them holds the token.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum AdmissionResolutionError<E> {
     /// A token and `open: true` at once: one needs a credential, the other none.
+    #[error(
+        "transport admission: a token and `open: true` are contradictory \u{2014} one requires \
+         a credential and the other requires none. Asking for both means one of the two beliefs \
+         behind the call is wrong; say which is intended."
+    )]
     TokenAndOpen,
     /// The token is only whitespace: not a credential (departure 13 from the reference).
+    #[error(
+        "transport admission: a token made only of whitespace is not a credential; pass a real \
+         token, or an empty one (or none) to mint one."
+    )]
     BlankToken,
     /// Running open without a written (non-blank) reason.
+    #[error(
+        "transport admission: an open transport requires `openReason`. An open transport is a \
+         decision, and a decision nobody wrote down is indistinguishable from an oversight."
+    )]
     MissingOpenReason,
     /// Minting failed because the RNG failed.
-    Entropy(E),
-}
-
-impl<E: fmt::Display> fmt::Display for AdmissionResolutionError<E> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("transport admission: ")?;
-        match self {
-            Self::TokenAndOpen => f.write_str(
-                "a token and `open: true` are contradictory \u{2014} one requires a credential \
-                 and the other requires none. Asking for both means one of the two beliefs \
-                 behind the call is wrong; say which is intended.",
-            ),
-            Self::BlankToken => f.write_str(
-                "a token made only of whitespace is not a credential; pass a real token, or an \
-                 empty one (or none) to mint one.",
-            ),
-            Self::MissingOpenReason => f.write_str(
-                "an open transport requires `openReason`. An open transport is a decision, and \
-                 a decision nobody wrote down is indistinguishable from an oversight.",
-            ),
-            Self::Entropy(error) => write!(f, "could not mint a credential: {error}"),
-        }
-    }
-}
-
-impl<E: core::error::Error + 'static> core::error::Error for AdmissionResolutionError<E> {
-    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
-        match self {
-            Self::Entropy(error) => Some(error),
-            _ => None,
-        }
-    }
+    #[error("transport admission: could not mint a credential: {0}")]
+    Entropy(#[source] E),
 }

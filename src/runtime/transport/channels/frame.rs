@@ -22,50 +22,40 @@ const FIXED_HEADER: usize = 6;
 /// Why [`decode_channel_frame`] refused some bytes. Each reason prints the reference's message
 /// (`channel frame: …`), except [`ChannelNameNotUtf8`](Self::ChannelNameNotUtf8), which the
 /// reference never reports.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum ChannelFrameError {
     /// The bytes do not start with `RBF` (fewer than three bytes included).
+    #[error("channel frame: bad magic (not a channel frame)")]
     BadMagic,
     /// The magic is there but the six fixed header bytes are not.
+    #[error("channel frame: truncated header")]
     TruncatedHeader,
     /// A layout version other than 1.
+    #[error("channel frame: unsupported version {0}")]
     UnsupportedVersion(u8),
     /// A kind other than 1 (binary) or 2 (event).
+    #[error("channel frame: unknown kind {0}")]
     UnknownKind(u8),
     /// The name length byte is 0.
+    #[error("channel frame: empty channel name")]
     EmptyChannelName,
     /// The name and the seq run past the end of the bytes.
+    #[error("channel frame: truncated (header longer than the frame)")]
     Truncated,
     /// The channel name is not valid UTF-8 (the reference routes it as U+FFFD instead).
+    #[error("channel frame: channel name is not valid UTF-8")]
     ChannelNameNotUtf8,
     /// An event body that is not JSON (or not UTF-8).
+    #[error("channel frame: malformed JSON body")]
     MalformedJsonBody,
     /// An event body that is JSON but not an object.
+    #[error("channel frame: event body must be a JSON object")]
     EventBodyNotObject,
     /// An event body without a non-empty string `event`.
+    #[error("channel frame: event body is missing a non-empty `event` name")]
     MissingEventName,
 }
-
-impl fmt::Display for ChannelFrameError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("channel frame: ")?;
-        match self {
-            Self::BadMagic => f.write_str("bad magic (not a channel frame)"),
-            Self::TruncatedHeader => f.write_str("truncated header"),
-            Self::UnsupportedVersion(version) => write!(f, "unsupported version {version}"),
-            Self::UnknownKind(kind) => write!(f, "unknown kind {kind}"),
-            Self::EmptyChannelName => f.write_str("empty channel name"),
-            Self::Truncated => f.write_str("truncated (header longer than the frame)"),
-            Self::ChannelNameNotUtf8 => f.write_str("channel name is not valid UTF-8"),
-            Self::MalformedJsonBody => f.write_str("malformed JSON body"),
-            Self::EventBodyNotObject => f.write_str("event body must be a JSON object"),
-            Self::MissingEventName => f.write_str("event body is missing a non-empty `event` name"),
-        }
-    }
-}
-
-impl core::error::Error for ChannelFrameError {}
 
 /// True when `bytes` start with the frame magic `RBF`: the cheap test a carrier uses to tell
 /// channel frames from its other messages. It says nothing about the rest of the frame.

@@ -1,25 +1,31 @@
 //! Restores sequence order whatever the delivery order, holding at most `N` items.
 
-use alloc::boxed::Box;
 use alloc::vec::Vec;
 use core::fmt;
 
+use heapless::Deque;
+
 /// Why a [`ChannelReassembler`] refused an item.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum SequenceRefusal {
     /// The seq was already handed out (a repeat of a delivered item, or older still).
+    #[error("seq {seq} was already delivered")]
     Stale {
         /// The refused seq.
         seq: u32,
     },
     /// An item with this seq is already waiting.
+    #[error("seq {seq} is already waiting for reassembly")]
     Duplicate {
         /// The refused seq.
         seq: u32,
     },
     /// The seq is `capacity` or more ahead of the next one expected: holding it could need more
     /// than `capacity` items.
+    #[error(
+        "seq {seq} is beyond the reassembly window (expecting {expected}, holding at most {capacity} frames)"
+    )]
     BeyondWindow {
         /// The refused seq.
         seq: u32,
@@ -30,27 +36,9 @@ pub enum SequenceRefusal {
     },
 }
 
-impl fmt::Display for SequenceRefusal {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Stale { seq } => write!(f, "seq {seq} was already delivered"),
-            Self::Duplicate { seq } => write!(f, "seq {seq} is already waiting for reassembly"),
-            Self::BeyondWindow {
-                seq,
-                expected,
-                capacity,
-            } => write!(
-                f,
-                "seq {seq} is beyond the reassembly window (expecting {expected}, holding at most {capacity} frames)"
-            ),
-        }
-    }
-}
-
-impl core::error::Error for SequenceRefusal {}
-
 /// A refused [`ChannelReassembler::push`]: the reason and the item, handed back.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{refusal}")]
 pub struct ReassemblyRefused<T> {
     /// Why the item was refused.
     pub refusal: SequenceRefusal,
@@ -58,32 +46,22 @@ pub struct ReassemblyRefused<T> {
     pub item: T,
 }
 
-impl<T> fmt::Display for ReassemblyRefused<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(&self.refusal, f)
-    }
-}
-
-impl<T: fmt::Debug> core::error::Error for ReassemblyRefused<T> {}
-
 /// Puts items numbered by a `u32` seq back in order: [`push`](Self::push) takes them in any
 /// order, [`pop`](Self::pop) hands them out strictly by seq, without gaps.
 ///
 /// Memory is bounded by the const capacity `N`: it holds only items whose seq lies in the
-/// window `expected .. expected + N`, in `N` slots allocated on the first push (a reassembler
-/// that never receives allocates nothing). Anything else is refused and handed back: a seq
-/// below the window (stale), one already held (duplicate), one beyond it. `N` must be at least
-/// 1 (checked at compile time).
+/// window `expected .. expected + N`, in `N` slots held inline. Anything else is refused and
+/// handed back: a seq below the window (stale), one already held (duplicate), one beyond it. `N`
+/// must be at least 1 (checked at compile time).
 ///
 /// Sequence numbers never wrap: once seq `u32::MAX` has been handed out, every seq is stale and
 /// [`expected`](Self::expected) is `None`.
 pub struct ChannelReassembler<T, const N: usize> {
     /// The next seq to hand out; `2^32` once `u32::MAX` was handed out.
     next: u64,
-    /// The slot of `next`; the slot of `next + k` is `(head + k) % N`.
-    head: usize,
+    /// Seq `next + k` waits in `window[k]`; the window reaches as far as the furthest item held.
+    window: Deque<Option<T>, N>,
     held: usize,
-    slots: Option<Box<[Option<T>]>>,
 }
 
 impl<T, const N: usize> Default for ChannelReassembler<T, N> {
@@ -118,9 +96,8 @@ impl<T, const N: usize> ChannelReassembler<T, N> {
         const { assert!(N > 0, "a reassembler holds at least one item") };
         Self {
             next: seq as u64,
-            head: 0,
+            window: Deque::new(),
             held: 0,
-            slots: None,
         }
     }
 
@@ -162,10 +139,11 @@ impl<T, const N: usize> ChannelReassembler<T, N> {
             };
             return refuse(refusal, item);
         };
-        let slots = self
-            .slots
-            .get_or_insert_with(|| (0..N).map(|_| None).collect());
-        match slots.get_mut((self.head + index) % N) {
+        while self.window.len() <= index {
+            // `index < N`, so the window has room.
+            let _ = self.window.push_back(None);
+        }
+        match self.window.get_mut(index) {
             Some(slot @ None) => {
                 *slot = Some(item);
                 self.held += 1;
@@ -177,9 +155,9 @@ impl<T, const N: usize> ChannelReassembler<T, N> {
 
     /// The item with the expected seq, if it has arrived; the expected seq then moves on.
     pub fn pop(&mut self) -> Option<T> {
-        let item = self.slots.as_mut()?.get_mut(self.head)?.take()?;
+        let item = self.window.front_mut()?.take()?;
+        self.window.pop_front();
         self.next += 1;
-        self.head = (self.head + 1) % N;
         self.held -= 1;
         Some(item)
     }
@@ -187,10 +165,6 @@ impl<T, const N: usize> ChannelReassembler<T, N> {
     /// Every held item, in seq order (the gaps before them were never filled).
     #[must_use]
     pub fn into_held(self) -> Vec<T> {
-        let mut slots = self.slots.map(Vec::from).unwrap_or_default();
-        // `head` is a slot index, so within the slots (0 before any slot exists).
-        let head = self.head.min(slots.len());
-        slots.rotate_left(head);
-        slots.into_iter().flatten().collect()
+        self.window.into_iter().flatten().collect()
     }
 }

@@ -4,7 +4,6 @@
 use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
-use core::fmt;
 
 use crate::agent_core::Value;
 use crate::transport::{ChannelDescriptor, ChannelFrame, ChannelName, ChannelReceiveResult};
@@ -51,24 +50,18 @@ pub struct ChannelResumePoint {
 }
 
 /// The refusal of an operation through a [`PayloadChannel`] handle whose channel was closed.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[error("Channel \"{channel}\" is closed")]
 pub struct ChannelClosed {
     /// The handle's channel name (possibly registered again since, by another handle).
     pub channel: ChannelName,
 }
 
-impl fmt::Display for ChannelClosed {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Channel \"{}\" is closed", self.channel)
-    }
-}
-
-impl core::error::Error for ChannelClosed {}
-
 /// A frame its channel did not declare, outbound or inbound.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 pub enum UndeclaredFrame {
     /// An event name the channel does not declare.
+    #[error("Channel \"{channel}\" did not declare event \"{event}\"")]
     Event {
         /// The channel.
         channel: ChannelName,
@@ -76,123 +69,71 @@ pub enum UndeclaredFrame {
         event: String,
     },
     /// A binary frame on a channel that did not opt in to binary.
+    #[error("Channel \"{channel}\" did not declare binary payload support")]
     Binary {
         /// The channel.
         channel: ChannelName,
     },
 }
 
-impl fmt::Display for UndeclaredFrame {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Event { channel, event } => {
-                write!(f, "Channel \"{channel}\" did not declare event \"{event}\"")
-            }
-            Self::Binary { channel } => {
-                write!(
-                    f,
-                    "Channel \"{channel}\" did not declare binary payload support"
-                )
-            }
-        }
-    }
-}
-
-impl core::error::Error for UndeclaredFrame {}
-
 /// Why [`PayloadChannelRegistry::register`] refused a descriptor. Nothing was registered.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 pub enum ChannelRegisterError {
     /// A channel of that name is registered (and not closed) on this registry.
+    #[error("Channel \"{channel}\" is already registered on this transport")]
     AlreadyRegistered {
         /// The name.
         channel: ChannelName,
     },
     /// The descriptor declares the event name `""`, which a frame cannot carry (the decoder
     /// refuses an empty event name).
+    #[error("Channel \"{channel}\" declares an empty event name, which no frame can carry")]
     EmptyEventName {
         /// The channel's name.
         channel: ChannelName,
     },
 }
 
-impl fmt::Display for ChannelRegisterError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::AlreadyRegistered { channel } => {
-                write!(
-                    f,
-                    "Channel \"{channel}\" is already registered on this transport"
-                )
-            }
-            Self::EmptyEventName { channel } => write!(
-                f,
-                "Channel \"{channel}\" declares an empty event name, which no frame can carry"
-            ),
-        }
-    }
-}
-
-impl core::error::Error for ChannelRegisterError {}
-
 /// Why a send produced no frame. A refused send consumes no sequence number.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 pub enum ChannelSendError {
     /// The handle's channel was closed.
-    Closed(ChannelClosed),
+    #[error(transparent)]
+    Closed(#[from] ChannelClosed),
     /// The channel did not declare event, or did not opt in to binary.
-    Undeclared(UndeclaredFrame),
+    #[error(transparent)]
+    Undeclared(#[from] UndeclaredFrame),
     /// The channel already sent seq `u32::MAX`; sequence numbers never wrap. Close it and
     /// register it again (its sequence then restarts at 0).
+    #[error(
+        "Channel \"{channel}\" has sent its last seq ({}); close it and register it again",
+        u32::MAX
+    )]
     SequenceExhausted {
         /// The channel.
         channel: ChannelName,
     },
 }
 
-impl fmt::Display for ChannelSendError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Closed(closed) => fmt::Display::fmt(closed, f),
-            Self::Undeclared(undeclared) => fmt::Display::fmt(undeclared, f),
-            Self::SequenceExhausted { channel } => write!(
-                f,
-                "Channel \"{channel}\" has sent its last seq ({}); close it and register it again",
-                u32::MAX
-            ),
-        }
-    }
-}
-
-impl core::error::Error for ChannelSendError {}
-
-impl From<ChannelClosed> for ChannelSendError {
-    fn from(closed: ChannelClosed) -> Self {
-        Self::Closed(closed)
-    }
-}
-
-impl From<UndeclaredFrame> for ChannelSendError {
-    fn from(undeclared: UndeclaredFrame) -> Self {
-        Self::Undeclared(undeclared)
-    }
-}
-
 /// Why an inbound frame was not routed: the stated error outcome for the peer (never a silent
 /// drop). [`to_receive_result`](Self::to_receive_result) gives the `{ok: false, error}` answer.
 /// Nothing changed in the registry.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 pub enum ChannelRefusal {
     /// The bytes are not a well-formed frame.
+    #[error(transparent)]
     Malformed(ChannelFrameError),
     /// No open channel has the frame's name.
+    #[error("No channel registered for \"{channel}\"")]
     UnknownChannel {
         /// The frame's channel name.
         channel: ChannelName,
     },
     /// The channel did not declare the frame's event, or did not opt in to binary.
+    #[error(transparent)]
     Undeclared(UndeclaredFrame),
     /// The frame's seq is stale, a duplicate, or beyond the reassembly window.
+    #[error("Channel \"{channel}\": {refusal}")]
     Sequence {
         /// The channel.
         channel: ChannelName,
@@ -210,21 +151,6 @@ impl ChannelRefusal {
         }
     }
 }
-
-impl fmt::Display for ChannelRefusal {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Malformed(error) => fmt::Display::fmt(error, f),
-            Self::UnknownChannel { channel } => {
-                write!(f, "No channel registered for \"{channel}\"")
-            }
-            Self::Undeclared(undeclared) => fmt::Display::fmt(undeclared, f),
-            Self::Sequence { channel, refusal } => write!(f, "Channel \"{channel}\": {refusal}"),
-        }
-    }
-}
-
-impl core::error::Error for ChannelRefusal {}
 
 /// One open channel.
 #[derive(Debug)]
