@@ -145,6 +145,10 @@ image_sizes() {
         image_sizes mps2-an385
 )
 
+# ---------------------------------------------------------------- fuzz
+step "fuzz smoke: every target builds, replays its reproducers, then runs 10 s (scripts/fuzz.sh)"
+bash scripts/fuzz.sh 10
+
 step "package: no repository-only files, and a publish dry-run that builds the full feature set"
 if cargo package --list --allow-dirty | grep -E '^(firmware|backends|fuzz|scripts|tools|\.cargo|\.ci)/'; then
     echo "repository-only files are in the package" >&2

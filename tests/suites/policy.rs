@@ -1062,6 +1062,8 @@ cases! {
                 ("./c", "c"),
                 ("./1:", "1:"),
                 ("./:c", ":c"),
+                // The fuzzer's reproducer (fuzz/regressions/policy_path).
+                ("re/a//../../b:a", "./b:a"),
             ] {
                 assert_eq!(normalize_path(raw), normalised, "normalising {raw:?}");
                 assert_eq!(

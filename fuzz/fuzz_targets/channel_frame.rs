@@ -1,0 +1,51 @@
+//! The `RBF` byte codec of payload channel frames (`decode_channel_frame`) on untrusted bytes.
+//!
+//! Properties:
+//! - it never panics;
+//! - only bytes starting with the magic decode (`is_channel_frame` agrees);
+//! - a decoded frame encodes to bytes that decode to an equal frame, and encoding is stable;
+//!   a binary frame's encoding is exactly the input (one encoding per binary frame).
+#![no_main]
+
+use agent_interface::runtime::transport::{
+    ChannelFrameError, decode_channel_frame, encode_channel_frame, is_channel_frame,
+};
+use agent_interface::transport::ChannelFrame;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let decoded = decode_channel_frame(data);
+    if !is_channel_frame(data) {
+        assert_eq!(
+            decoded,
+            Err(ChannelFrameError::BadMagic),
+            "no magic, yet not BadMagic"
+        );
+        return;
+    }
+    let Ok(frame) = decoded else {
+        return;
+    };
+    let encoded = encode_channel_frame(&frame);
+    if let ChannelFrame::Binary(_) = frame {
+        assert_eq!(encoded, data, "a binary frame re-encodes to other bytes");
+    }
+    let again = decode_channel_frame(&encoded).unwrap_or_else(|e| {
+        panic!(
+            "the encoding of a decoded frame does not decode ({e}): {:?}",
+            String::from_utf8_lossy(&encoded)
+        )
+    });
+    assert_eq!(
+        again,
+        frame,
+        "decode(encode(frame)) != frame; input {:?}, encoded {:?}",
+        String::from_utf8_lossy(data),
+        String::from_utf8_lossy(&encoded)
+    );
+    assert_eq!(
+        encode_channel_frame(&again),
+        encoded,
+        "the frame encoding is not stable"
+    );
+});

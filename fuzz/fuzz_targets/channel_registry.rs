@@ -1,0 +1,438 @@
+//! Payload channel receive: the registry (`PayloadChannelRegistry`) and its reassembly, driven by
+//! arbitrary operation sequences and checked against a model.
+//!
+//! Operations register channels (names up to 255 bytes, resumed sequences near `u32::MAX`),
+//! close them, send event and binary frames, and receive raw bytes, frames built from parts
+//! (sequences near the expected one, near `u32::MAX`, or anywhere) and the bytes sent earlier.
+//!
+//! Properties:
+//! - nothing panics;
+//! - every answer is the model's: registration refusals, closed handles, malformed, unknown,
+//!   undeclared, stale, duplicate and beyond-window refusals, and the exact frames delivered,
+//!   in sequence order, with nothing lost and nothing delivered twice;
+//! - a refusal changes nothing (the held count stays), a refused send consumes no sequence, a
+//!   sequence never wraps (a send after `u32::MAX` is refused);
+//! - what a send returns decodes to the frame sent.
+#![no_main]
+
+use std::collections::BTreeMap;
+
+use agent_interface::agent_core::Value;
+use agent_interface::runtime::transport::{
+    ChannelRefusal, ChannelRegisterError, ChannelResumePoint, ChannelSendError, PayloadChannel,
+    PayloadChannelRegistry, SequenceRefusal, UndeclaredFrame, decode_channel_frame,
+    encode_channel_frame,
+};
+use agent_interface::transport::{
+    BinaryFrame, ChannelDescriptor, ChannelEventFrame, ChannelFrame, ChannelName,
+};
+use arbitrary::Arbitrary;
+use libfuzzer_sys::fuzz_target;
+
+/// The reassembly window of the registry under test.
+const WINDOW: usize = 4;
+
+#[derive(Arbitrary, Debug, Clone)]
+enum Name {
+    Short(u8),
+    /// The longest name: 255 bytes (ASCII, or multi-byte characters filling exactly 255).
+    Longest {
+        multibyte: bool,
+    },
+    /// Any text, cut to 255 bytes at a character boundary.
+    Text(String),
+}
+
+impl Name {
+    fn text(&self) -> String {
+        match self {
+            Self::Short(n) => ["chat", "files", "audio", "ctl"][usize::from(*n % 4)].to_owned(),
+            Self::Longest { multibyte: false } => "n".repeat(255),
+            // 85 three-byte characters.
+            Self::Longest { multibyte: true } => "\u{20ac}".repeat(85),
+            Self::Text(text) => {
+                let mut cut = text.len().min(255);
+                while !text.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                if cut == 0 {
+                    "x".to_owned()
+                } else {
+                    text[..cut].to_owned()
+                }
+            }
+        }
+    }
+}
+
+#[derive(Arbitrary, Debug, Clone, Copy)]
+enum Seq {
+    Exact(u32),
+    /// `u32::MAX - k`.
+    NearMax(u8),
+    /// The model's expected inbound seq plus `k` (wrapping to stay a u32).
+    AroundExpected(i8),
+}
+
+#[derive(Arbitrary, Debug, Clone)]
+enum Payload {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Text(String),
+}
+
+impl Payload {
+    fn value(&self) -> Value {
+        match self {
+            Self::Null => Value::Null,
+            Self::Bool(b) => Value::Bool(*b),
+            Self::Int(n) => Value::from(*n),
+            Self::Text(t) => Value::from(t.as_str()),
+        }
+    }
+}
+
+fn event_name(n: u8) -> &'static str {
+    ["open", "data", "close", "", "other"][usize::from(n % 5)]
+}
+
+#[derive(Arbitrary, Debug)]
+enum Op {
+    Register {
+        name: Name,
+        events: Vec<u8>,
+        binary: Option<bool>,
+        resume: Option<(Seq, Seq)>,
+    },
+    Close(u8),
+    SendEvent(u8, u8, Payload),
+    SendBinary(u8, Vec<u8>),
+    ReceiveRaw(Vec<u8>),
+    ReceiveBuilt {
+        name: Name,
+        seq: Seq,
+        event: Option<u8>,
+        payload: Payload,
+    },
+    /// Receive the bytes of the k-th send (counted from the latest).
+    ReceiveSent(u8),
+}
+
+struct Open {
+    serial: usize,
+    descriptor: ChannelDescriptor,
+    next_send: u64,
+    next_receive: u64,
+    pending: BTreeMap<u64, ChannelFrame>,
+}
+
+#[derive(Default)]
+struct Model {
+    /// Every handle issued: (handle, registration serial).
+    handles: Vec<(PayloadChannel, usize)>,
+    open: BTreeMap<String, Open>,
+    registrations: usize,
+    sent: Vec<Vec<u8>>,
+}
+
+impl Model {
+    fn resolve(&self, seq: Seq, name: &str) -> u32 {
+        match seq {
+            Seq::Exact(n) => n,
+            Seq::NearMax(k) => u32::MAX - u32::from(k),
+            Seq::AroundExpected(k) => {
+                let expected = self.open.get(name).map_or(0, |open| open.next_receive);
+                u32::try_from(expected.min(u64::from(u32::MAX)))
+                    .unwrap()
+                    .wrapping_add_signed(i32::from(k))
+            }
+        }
+    }
+
+    fn handle(&self, n: u8) -> Option<&(PayloadChannel, usize)> {
+        if self.handles.is_empty() {
+            None
+        } else {
+            self.handles.get(usize::from(n) % self.handles.len())
+        }
+    }
+
+    fn live(&self, handle: &(PayloadChannel, usize)) -> bool {
+        self.open
+            .get(handle.0.name().as_str())
+            .is_some_and(|open| open.serial == handle.1)
+    }
+
+    /// The model's answer for inbound bytes.
+    fn receive(&mut self, bytes: &[u8]) -> Result<Vec<ChannelFrame>, ChannelRefusal> {
+        let frame = decode_channel_frame(bytes).map_err(ChannelRefusal::Malformed)?;
+        let name = frame.channel().clone();
+        let Some(open) = self.open.get_mut(name.as_str()) else {
+            return Err(ChannelRefusal::UnknownChannel { channel: name });
+        };
+        match &frame {
+            ChannelFrame::Binary(_) if !open.descriptor.accepts_binary() => {
+                return Err(ChannelRefusal::Undeclared(UndeclaredFrame::Binary {
+                    channel: name,
+                }));
+            }
+            ChannelFrame::Event(event) if !open.descriptor.declares(&event.event) => {
+                return Err(ChannelRefusal::Undeclared(UndeclaredFrame::Event {
+                    channel: name,
+                    event: event.event.clone(),
+                }));
+            }
+            _ => {}
+        }
+        let seq = u64::from(frame.seq());
+        let refuse = |refusal| {
+            Err(ChannelRefusal::Sequence {
+                channel: name.clone(),
+                refusal,
+            })
+        };
+        if seq < open.next_receive {
+            return refuse(SequenceRefusal::Stale { seq: frame.seq() });
+        }
+        if seq >= open.next_receive + WINDOW as u64 {
+            return refuse(SequenceRefusal::BeyondWindow {
+                seq: frame.seq(),
+                expected: u32::try_from(open.next_receive).unwrap(),
+                capacity: WINDOW,
+            });
+        }
+        if open.pending.contains_key(&seq) {
+            return refuse(SequenceRefusal::Duplicate { seq: frame.seq() });
+        }
+        open.pending.insert(seq, frame);
+        let mut delivered = Vec::new();
+        while let Some(frame) = open.pending.remove(&open.next_receive) {
+            delivered.push(frame);
+            open.next_receive += 1;
+        }
+        Ok(delivered)
+    }
+}
+
+fuzz_target!(|ops: Vec<Op>| {
+    let mut registry = PayloadChannelRegistry::<WINDOW>::new();
+    let mut model = Model::default();
+    for op in ops.into_iter().take(256) {
+        match op {
+            Op::Register {
+                name,
+                events,
+                binary,
+                resume,
+            } => {
+                let text = name.text();
+                let channel = ChannelName::new(text.clone()).expect("1..=255 bytes");
+                let events: Vec<String> = events
+                    .iter()
+                    .take(6)
+                    .map(|&e| event_name(e).to_owned())
+                    .collect();
+                let descriptor = ChannelDescriptor {
+                    name: channel.clone(),
+                    events,
+                    binary,
+                };
+                let resume = resume.map_or(ChannelResumePoint::default(), |(send, receive)| {
+                    ChannelResumePoint {
+                        next_send: model.resolve(send, &text),
+                        next_receive: model.resolve(receive, &text),
+                    }
+                });
+                let result = registry.register_resuming(descriptor.clone(), resume);
+                if model.open.contains_key(&text) {
+                    assert_eq!(
+                        result,
+                        Err(ChannelRegisterError::AlreadyRegistered { channel }),
+                        "registered an open name twice"
+                    );
+                } else if descriptor.declares("") {
+                    assert_eq!(
+                        result,
+                        Err(ChannelRegisterError::EmptyEventName { channel })
+                    );
+                } else {
+                    let handle = result.expect("a free name with good events registers");
+                    assert_eq!(handle.name().as_str(), text);
+                    model.registrations += 1;
+                    let serial = model.registrations;
+                    model.handles.push((handle, serial));
+                    model.open.insert(
+                        text,
+                        Open {
+                            serial,
+                            descriptor,
+                            next_send: u64::from(resume.next_send),
+                            next_receive: u64::from(resume.next_receive),
+                            pending: BTreeMap::new(),
+                        },
+                    );
+                }
+            }
+            Op::Close(n) => {
+                let Some(handle) = model.handle(n).cloned() else {
+                    continue;
+                };
+                let result = registry.close(handle.0.clone());
+                if model.live(&handle) {
+                    let open = model.open.remove(handle.0.name().as_str()).unwrap();
+                    let held: Vec<ChannelFrame> = open.pending.into_values().collect();
+                    assert_eq!(
+                        result.expect("an open channel closes"),
+                        held,
+                        "close hands back other frames"
+                    );
+                } else {
+                    assert!(result.is_err(), "a closed handle closed again");
+                }
+            }
+            Op::SendEvent(n, event, payload) => {
+                let Some(handle) = model.handle(n).cloned() else {
+                    continue;
+                };
+                let event = event_name(event);
+                let value = payload.value();
+                let result = registry.send_event(&handle.0, event, &value);
+                check_send(&mut model, &handle, result, Some(event), |channel, seq| {
+                    ChannelFrame::Event(ChannelEventFrame {
+                        channel,
+                        seq,
+                        event: event.to_owned(),
+                        payload: value.clone(),
+                    })
+                });
+            }
+            Op::SendBinary(n, payload) => {
+                let Some(handle) = model.handle(n).cloned() else {
+                    continue;
+                };
+                let result = registry.send_binary(&handle.0, &payload);
+                check_send(&mut model, &handle, result, None, |channel, seq| {
+                    ChannelFrame::Binary(BinaryFrame {
+                        channel,
+                        seq,
+                        payload: payload.clone(),
+                    })
+                });
+            }
+            Op::ReceiveRaw(bytes) => receive(&mut registry, &mut model, &bytes),
+            Op::ReceiveBuilt {
+                name,
+                seq,
+                event,
+                payload,
+            } => {
+                let text = name.text();
+                let seq = model.resolve(seq, &text);
+                let channel = ChannelName::new(text).unwrap();
+                let frame = match event {
+                    Some(event) => ChannelFrame::Event(ChannelEventFrame {
+                        channel,
+                        seq,
+                        event: match event_name(event) {
+                            "" => "data".to_owned(),
+                            name => name.to_owned(),
+                        },
+                        payload: payload.value(),
+                    }),
+                    None => ChannelFrame::Binary(BinaryFrame {
+                        channel,
+                        seq,
+                        payload: match payload {
+                            Payload::Text(t) => t.into_bytes(),
+                            _ => Vec::new(),
+                        },
+                    }),
+                };
+                receive(&mut registry, &mut model, &encode_channel_frame(&frame));
+            }
+            Op::ReceiveSent(k) => {
+                if model.sent.is_empty() {
+                    continue;
+                }
+                let index = model.sent.len() - 1 - usize::from(k) % model.sent.len();
+                let bytes = model.sent[index].clone();
+                receive(&mut registry, &mut model, &bytes);
+            }
+        }
+        for (handle, _) in &model.handles {
+            let expected = model
+                .open
+                .get(handle.name().as_str())
+                .filter(|open| {
+                    Some(open.serial)
+                        == model.handles.iter().find(|(h, _)| h == handle).map(|h| h.1)
+                })
+                .map(|open| open.pending.len());
+            match expected {
+                Some(held) => {
+                    assert_eq!(registry.held(handle).ok(), Some(held), "held count differs")
+                }
+                None => assert!(
+                    registry.held(handle).is_err(),
+                    "a closed handle answers `held`"
+                ),
+            }
+        }
+    }
+});
+
+fn receive(registry: &mut PayloadChannelRegistry<WINDOW>, model: &mut Model, bytes: &[u8]) {
+    let expected = model.receive(bytes);
+    let actual = registry.receive(bytes);
+    assert_eq!(
+        actual,
+        expected,
+        "receive differs from the model for {:?}",
+        String::from_utf8_lossy(bytes)
+    );
+}
+
+fn check_send(
+    model: &mut Model,
+    handle: &(PayloadChannel, usize),
+    result: Result<Vec<u8>, ChannelSendError>,
+    event: Option<&str>,
+    frame: impl FnOnce(ChannelName, u32) -> ChannelFrame,
+) {
+    if !model.live(handle) {
+        assert!(
+            matches!(result, Err(ChannelSendError::Closed(_))),
+            "a closed handle sent: {result:?}"
+        );
+        return;
+    }
+    let open = model.open.get_mut(handle.0.name().as_str()).unwrap();
+    let declared = match event {
+        Some(event) => open.descriptor.declares(event),
+        None => open.descriptor.accepts_binary(),
+    };
+    if !declared {
+        assert!(
+            matches!(result, Err(ChannelSendError::Undeclared(_))),
+            "an undeclared send: {result:?}"
+        );
+        return;
+    }
+    let Ok(seq) = u32::try_from(open.next_send) else {
+        assert!(
+            matches!(result, Err(ChannelSendError::SequenceExhausted { .. })),
+            "a send after u32::MAX: {result:?}"
+        );
+        return;
+    };
+    let bytes = result.expect("a declared send on an open channel");
+    open.next_send += 1;
+    let expected = frame(handle.0.name().clone(), seq);
+    assert_eq!(
+        decode_channel_frame(&bytes),
+        Ok(expected),
+        "a sent frame decodes to another"
+    );
+    model.sent.push(bytes);
+}
