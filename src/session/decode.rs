@@ -6,7 +6,8 @@
 //! answers with a [`SessionRecordDecodeOutcome`]: valid, corrupt or unsupported. It has no
 //! `missing` (absence is a store's fact: bytes that are not there never reach a decoder) and no
 //! `locked` (only a sealing store knows about keys); a store turns the answer into a
-//! [`SessionLoadOutcome`] with `From`.
+//! [`SessionLoadOutcome`] with `From`. The decoder and the encoder exist only with the `serde`
+//! feature; the outcome types and the store port exist without it.
 //!
 //! # The rules it keeps
 //!
@@ -14,13 +15,16 @@
 //!   without `schemaVersion` or `record`, members of the wrong type or shape.
 //! - **Issues are located.** Each issue's `path` starts at the root of the stored document
 //!   (`record.messages[2].timestamp`; empty for the document itself) and its `message` is serde's.
-//!   Every failing member of the record is reported, and inside a list every failing element. Below
-//!   an element the decoder narrows the path as far as it can tell which member failed (it removes
-//!   one member at a time and watches the error go away); where it cannot tell, or once a
-//!   per-record budget of trial decodes is spent, the path stops at the element.
+//!   Every failing member of the record is reported, and inside a list every failing element.
+//!   Below an element the path names what failed as far as trial decodes can tell, within a
+//!   budget of work proportional to the record; where they cannot tell, or once the budget is
+//!   spent, the path stops where they got (at the element at worst). So locating a corrupt
+//!   record's issues costs at most a few parses of the same bytes (plus a small constant),
+//!   whatever the bytes.
 //! - **An unknown version is unsupported**, with the version seen, and nothing of the record is
-//!   decoded (defects measured against another version's shape describe the reader, not the
-//!   data).
+//!   decoded. A `schemaVersion` that is a whole number other than 1 is unsupported with that
+//!   number; one that is not a whole number is unsupported without a version; an envelope
+//!   without one is corrupt. Other members of the envelope are ignored.
 //! - **The id decides validity; no other value does.** A record whose `id` is not the id it is
 //!   stored under is corrupt, with an issue at `record.id`. Every other check is of shape (types,
 //!   required members, the closed literal sets and ranges the member types declare); no value of
@@ -29,53 +33,17 @@
 //!   be read: from the parsed document when the bytes are JSON, otherwise from a small tolerant
 //!   scanner that reads the text up to the first `record.cwd` (or top-level `cwd`) string and
 //!   gives up at the first syntax error before it.
-//!
-//! # Decisions where the contract was silent
-//!
-//! - **Feature `serde`.** The decoder and encoder need the serde derives, so they exist only with
-//!   the `serde` feature; the outcome types and the store port exist without it.
-//! - **The envelope** is the reference TypeScript stores' layout, so both read each other's
-//!   files. An envelope without `schemaVersion` is corrupt (nothing says which build wrote it);
-//!   a `schemaVersion` that is a whole number other than 1 is unsupported with that number; one
-//!   that is not a whole number (a string, a fraction, a negative number, `null`) is unsupported
-//!   without a version. Other members of the envelope are ignored (a store writes the envelope
-//!   whole; no partial writer owns any of it).
 //! - **Unknown members of the record** are kept in
-//!   [`extra`](super::InteractiveSessionRecord::extra), never reported.
-//! - **An explicit `null`** for an optional member reads as absent.
+//!   [`extra`](super::InteractiveSessionRecord::extra), never reported; an explicit `null` for an
+//!   optional member reads as absent; of a member written twice, the last one counts.
 //! - **The encoder is fallible**: a number that is not finite inside an untyped payload cannot
 //!   be written as JSON, and the error says so instead of writing a record that would not read
 //!   back.
-//! - **One member decoder.** `Deserialize` for [`InteractiveSessionRecord`] and for
-//!   [`SessionLoadOutcome`] is written by hand on top of the same member decoding, instead of
-//!   derived: a derived record (with its flattened `extra`) and a derived internally tagged
-//!   outcome buffer their input and decode every member a second way, which a 256 KiB target
-//!   cannot afford next to this decoder. Both read exactly what the derive would (serde's
-//!   messages, unknown members kept in `extra` or ignored on the outcome), except that a member
-//!   written twice keeps its last value, and a record's error names each failing member.
-//! - **A valid record takes a fast path; only the locating path answers anything else.** A
-//!   valid record is decoded straight from the text (a streaming visitor over the envelope and
-//!   the record, each member with its typed decoder, no intermediate value except for unknown
-//!   members, which are kept in `extra`). On any failure (bad text, another version, a missing
-//!   or ill-typed member, another id) the bytes go to the locating path, which parses into a
-//!   JSON value, decodes each member from it and locates every issue; it alone builds corrupt
-//!   and unsupported answers, so issues and `cwd` are those it finds. Both keep the same rules
-//!   (the last of a repeated member wins, an explicit `null` optional is absent), and the
-//!   outcome is the same for every input. serde_json skips an unknown member of a typed member
-//!   more leniently than it parses one (a lone surrogate escape, a number beyond `f64`, nesting
-//!   past 128 all pass a skip), so the fast path also declines text holding a surrogate
-//!   escape, a number with an exponent or of 300 characters, or nesting deeper than 100: the
-//!   locating path then decides, as it does for everything else. Measured with criterion
-//!   (`benches/record_decode.rs`, a valid 1 MiB record, ratios within one run): the decoder
-//!   takes 0.86 of the time `serde_json` takes to parse the same bytes into a `Value`
-//!   (3.7 ms against 4.3 ms); the locating path alone takes 2.7 times that parse.
-//! - **No fast path on bare-metal targets** (`target_os = "none"`). The fast path links a
-//!   second instance of every member decoder (for serde_json's text reader, next to the one
-//!   for parsed values); on a 256 KiB Cortex-M3 the record images then no longer fit. Sharing
-//!   one instance (decoding the locating path's members through their text) was tried: the
-//!   text-reader decoders are about 14 KiB larger and two images overflowed. So a bare-metal
-//!   build decodes every record through the locating path, with the same outcomes, only
-//!   slower.
+//!
+//! How it is built, and why (the envelope, one member decoder for [`InteractiveSessionRecord`]
+//! and [`SessionLoadOutcome`], the fast path for valid records and its absence on bare metal,
+//! how issues are narrowed and what bounds that work), is recorded in
+//! `docs/decisions/session-record-codec.md`.
 
 use alloc::boxed::Box;
 use alloc::string::String;
@@ -170,8 +138,6 @@ impl From<SessionRecordDecodeOutcome> for SessionLoadOutcome {
 use alloc::format;
 #[cfg(feature = "serde")]
 use alloc::string::ToString;
-#[cfg(feature = "serde")]
-use core::cell::Cell;
 
 #[cfg(feature = "serde")]
 use serde::de::DeserializeOwned;
@@ -213,17 +179,20 @@ const RECORD_MEMBERS: [&str; 22] = [
 #[cfg(feature = "serde")]
 const RECORD: &str = "record";
 
-/// How deep the narrowing below a failing element goes, and how much it tries per level.
+/// How deep the narrowing below a failing element goes, and the widest object it tries the
+/// members of.
 #[cfg(feature = "serde")]
 const NARROW_DEPTH: usize = 12;
 #[cfg(feature = "serde")]
 const NARROW_MEMBERS: usize = 64;
+/// The work the narrowing may spend on one record, all issues together, in units of
+/// [`weight`]: this floor plus the record's own weight over [`NARROW_SHARE`]. Each trial decode
+/// costs the weight of the value it decodes; once spent, the remaining issues stop where they
+/// are (at their member or element at worst).
 #[cfg(feature = "serde")]
-const NARROW_ELEMENTS: usize = 256;
-/// How many trial decodes the narrowing may spend on one record, all issues together; once
-/// spent, the remaining issues stop at their member or element.
+const NARROW_FLOOR: usize = 1024;
 #[cfg(feature = "serde")]
-const NARROW_BUDGET: usize = 4096;
+const NARROW_SHARE: usize = 2;
 
 /// The deepest nesting the best-effort `cwd` scanner follows (serde_json's own limit).
 #[cfg(feature = "serde")]
@@ -261,10 +230,17 @@ pub fn encode_session_record(
 pub fn decode_session_record(bytes: &[u8], stored_id: &str) -> SessionRecordDecodeOutcome {
     #[cfg(not(target_os = "none"))]
     if let Ok(text) = core::str::from_utf8(bytes)
-        && let Some(record) = valid_record(text, stored_id)
+        && let Some(record) = valid_record(text)
     {
-        return SessionRecordDecodeOutcome::Valid {
-            record: Box::new(record),
+        if record.id == stored_id {
+            return SessionRecordDecodeOutcome::Valid {
+                record: Box::new(record),
+            };
+        }
+        // What the locating path finds too: every member decodes, only the id is another.
+        return SessionRecordDecodeOutcome::Corrupt {
+            issues: alloc::vec![foreign_id(RECORD, &record.id, stored_id)],
+            cwd: Some(record.cwd),
         };
     }
     locate(bytes, stored_id)
@@ -346,8 +322,8 @@ fn locate(bytes: &[u8], stored_id: &str) -> SessionRecordDecodeOutcome {
 // ---- the fast path: a valid record straight from the text ---------------------------------
 
 /// The record in `text` when the text is a current-version envelope whose record is
-/// shape-valid and stored under `stored_id`; `None` on anything else (the caller then runs the
-/// locating path, which alone builds corrupt and unsupported answers).
+/// shape-valid (under whatever id); `None` on anything else (the caller then runs the locating
+/// path).
 ///
 /// It decodes the envelope and the record straight from the text, each member with the same
 /// member decoder the locating path uses, with the same rules: the last of a repeated member
@@ -356,16 +332,13 @@ fn locate(bytes: &[u8], stored_id: &str) -> SessionRecordDecodeOutcome {
 /// serde_json skips an ignored value (an unknown member of a typed member) more leniently than
 /// it parses one, so the text must also pass [`plain`].
 #[cfg(all(feature = "serde", not(target_os = "none")))]
-fn valid_record(text: &str, stored_id: &str) -> Option<InteractiveSessionRecord> {
+fn valid_record(text: &str) -> Option<InteractiveSessionRecord> {
     let mut deserializer = serde_json::Deserializer::from_str(text);
     let envelope = serde::Deserializer::deserialize_map(&mut deserializer, EnvelopeVisitor).ok()?;
     deserializer.end().ok()?;
     let version = envelope.version.as_ref().and_then(whole_number);
     let record = envelope.record?;
-    (version == Some(SESSION_RECORD_SCHEMA_VERSION)
-        && record.id == stored_id
-        && plain(text.as_bytes()))
-    .then_some(record)
+    (version == Some(SESSION_RECORD_SCHEMA_VERSION) && plain(text.as_bytes())).then_some(record)
 }
 
 /// The envelope as the fast path reads it: the last `schemaVersion` and the last `record`.
@@ -721,10 +694,10 @@ fn decode_members(
     expected_id: Option<&str>,
 ) -> Result<InteractiveSessionRecord, Vec<SessionRecordDecodeIssue>> {
     let mut read = Members {
-        members: &members,
+        members,
         prefix,
         issues: Vec::new(),
-        budget: Cell::new(NARROW_BUDGET),
+        budget: None,
     };
     let id: Option<String> = read.required("id");
     let name = read.optional("name");
@@ -748,15 +721,16 @@ fn decode_members(
     let goal = read.optional("goal");
     let plan = read.optional("plan");
     let active_branch = read.optional("activeBranch");
-    let mut issues = read.issues;
+    let Members {
+        members,
+        mut issues,
+        ..
+    } = read;
 
     if let (Some(id), Some(expected)) = (&id, expected_id)
         && id != expected
     {
-        issues.push(SessionRecordDecodeIssue::new(
-            member_path(prefix, "id"),
-            format!("the record's id `{id}` is not the id it is stored under (`{expected}`)"),
-        ));
+        issues.push(foreign_id(prefix, id, expected));
     }
 
     let (Some(id), Some(cwd), Some(created_at), Some(updated_at), Some(messages), true) =
@@ -797,6 +771,15 @@ fn decode_members(
     })
 }
 
+/// The issue of a record whose `id` is not the id it is stored under.
+#[cfg(feature = "serde")]
+fn foreign_id(prefix: &str, id: &str, expected: &str) -> SessionRecordDecodeIssue {
+    SessionRecordDecodeIssue::new(
+        member_path(prefix, "id"),
+        format!("the record's id `{id}` is not the id it is stored under (`{expected}`)"),
+    )
+}
+
 #[cfg(feature = "serde")]
 fn member_path(prefix: &str, key: &str) -> String {
     if prefix.is_empty() {
@@ -809,23 +792,22 @@ fn member_path(prefix: &str, key: &str) -> String {
 /// Collects the failures of one record's members.
 #[cfg(feature = "serde")]
 struct Members<'a> {
-    members: &'a ValueMap,
+    members: ValueMap,
     prefix: &'a str,
     issues: Vec<SessionRecordDecodeIssue>,
-    /// Trial decodes the narrowing may still spend.
-    budget: Cell<usize>,
+    /// The narrowing work still to spend (see [`NARROW_FLOOR`]), counted at the first failure.
+    budget: Option<usize>,
 }
 
 #[cfg(feature = "serde")]
 impl Members<'_> {
     /// A required member; absent or failing, it adds an issue and gives `None`.
     fn required<T: DeserializeOwned>(&mut self, key: &str) -> Option<T> {
-        match self.members.get(key) {
-            Some(value) => self.decode(value, member_path(self.prefix, key)),
-            None => {
-                self.missing(key);
-                None
-            }
+        if self.members.contains_key(key) {
+            self.decode(key, None)
+        } else {
+            self.missing(key);
+            None
         }
     }
 
@@ -833,18 +815,17 @@ impl Members<'_> {
     fn optional<T: DeserializeOwned>(&mut self, key: &str) -> Option<T> {
         match self.members.get(key) {
             None | Some(Value::Null) => None,
-            Some(value) => self.decode(value, member_path(self.prefix, key)),
+            Some(_) => self.decode(key, None),
         }
     }
 
     /// A required list member, element by element.
     fn required_list<T: DeserializeOwned>(&mut self, key: &str) -> Option<Vec<T>> {
-        match self.members.get(key) {
-            Some(value) => self.list(value, key),
-            None => {
-                self.missing(key);
-                None
-            }
+        if self.members.contains_key(key) {
+            self.list(key)
+        } else {
+            self.missing(key);
+            None
         }
     }
 
@@ -852,7 +833,7 @@ impl Members<'_> {
     fn optional_list<T: DeserializeOwned>(&mut self, key: &str) -> Option<Vec<T>> {
         match self.members.get(key) {
             None | Some(Value::Null) => None,
-            Some(value) => self.list(value, key),
+            Some(_) => self.list(key),
         }
     }
 
@@ -863,38 +844,128 @@ impl Members<'_> {
         ));
     }
 
-    fn list<T: DeserializeOwned>(&mut self, value: &Value, key: &str) -> Option<Vec<T>> {
-        let path = member_path(self.prefix, key);
-        let Value::Array(elements) = value else {
-            let message = format!("invalid type: {}, expected a sequence", describe(value));
-            self.issues
-                .push(SessionRecordDecodeIssue::new(path, message));
-            return None;
+    fn list<T: DeserializeOwned>(&mut self, key: &str) -> Option<Vec<T>> {
+        let len = match self.members.get(key)? {
+            Value::Array(elements) => elements.len(),
+            value => {
+                let message = format!("invalid type: {}, expected a sequence", describe(value));
+                self.issues.push(SessionRecordDecodeIssue::new(
+                    member_path(self.prefix, key),
+                    message,
+                ));
+                return None;
+            }
         };
         let before = self.issues.len();
-        let mut decoded = Vec::with_capacity(elements.len());
-        for (index, element) in elements.iter().enumerate() {
-            if let Some(element) = self.decode(element, format!("{path}[{index}]")) {
+        let mut decoded = Vec::with_capacity(len);
+        for index in 0..len {
+            if let Some(element) = self.decode(key, Some(index)) {
                 decoded.push(element);
             }
         }
         (self.issues.len() == before).then_some(decoded)
     }
 
-    fn decode<T: DeserializeOwned>(&mut self, value: &Value, path: String) -> Option<T> {
-        match T::deserialize(value) {
+    /// Decodes the member `key` (its element `index` for a list); on failure adds the issue.
+    fn decode<T: DeserializeOwned>(&mut self, key: &str, index: Option<usize>) -> Option<T> {
+        match T::deserialize(slot(self.members.get(key), index)?) {
             Ok(decoded) => Some(decoded),
             Err(error) => {
-                let message = error.to_string();
                 let decodes = |probe: &Value| T::deserialize(probe).err().map(|e| e.to_string());
-                let steps = narrow(value, &message, &decodes, &self.budget);
-                let path = render(path, &steps);
-                self.issues
-                    .push(SessionRecordDecodeIssue::new(path, message));
+                self.failed(key, index, &error, &decodes);
                 None
             }
         }
     }
+
+    /// Adds the issue of a member (or element) that failed with `error`, narrowed below it as
+    /// far as the budget allows (`decodes` is a trial decode of the same type). Not generic, so
+    /// one copy serves every member type.
+    fn failed(
+        &mut self,
+        key: &str,
+        index: Option<usize>,
+        error: &serde_json::Error,
+        decodes: &dyn Fn(&Value) -> Option<String>,
+    ) {
+        let message = error.to_string();
+        let members = &self.members;
+        let left = self
+            .budget
+            .get_or_insert_with(|| NARROW_FLOOR + map_weight(members) / NARROW_SHARE);
+        let steps = slot_mut(self.members.get_mut(key), index)
+            .map(|root| narrow(root, &message, decodes, left))
+            .unwrap_or_default();
+        let mut path = member_path(self.prefix, key);
+        if let Some(index) = index {
+            path.push_str(&format!("[{index}]"));
+        }
+        self.issues
+            .push(SessionRecordDecodeIssue::new(render(path, &steps), message));
+    }
+}
+
+/// A member's value, or its element `index`.
+#[cfg(feature = "serde")]
+fn slot(value: Option<&Value>, index: Option<usize>) -> Option<&Value> {
+    match index {
+        None => value,
+        Some(index) => value?.as_array()?.get(index),
+    }
+}
+
+#[cfg(feature = "serde")]
+fn slot_mut(value: Option<&mut Value>, index: Option<usize>) -> Option<&mut Value> {
+    match index {
+        None => value,
+        Some(index) => value?.as_array_mut()?.get_mut(index),
+    }
+}
+
+/// What decoding a value costs, in units of about one value: one per value, one more per 32
+/// bytes of its strings and member names; `None` once above `limit`.
+#[cfg(feature = "serde")]
+fn weight(value: &Value, limit: usize) -> Option<usize> {
+    let mut total = 0;
+    add_weight(value, &mut total, limit).then_some(total)
+}
+
+/// Adds the [`weight`] of `value` to `total`; false (and stops) once `total` is above `limit`.
+/// Recursive: no deeper than whatever built the value.
+#[cfg(feature = "serde")]
+fn add_weight(value: &Value, total: &mut usize, limit: usize) -> bool {
+    *total = total.saturating_add(1);
+    match value {
+        Value::String(text) => *total = total.saturating_add(text.len() / 32),
+        Value::Array(elements) => {
+            for element in elements {
+                if !add_weight(element, total, limit) {
+                    return false;
+                }
+            }
+        }
+        Value::Object(members) => {
+            for (key, member) in members {
+                *total = total.saturating_add(key.len() / 32);
+                if !add_weight(member, total, limit) {
+                    return false;
+                }
+            }
+        }
+        _ => {}
+    }
+    *total <= limit
+}
+
+/// The [`weight`] of a record's members.
+#[cfg(feature = "serde")]
+fn map_weight(members: &ValueMap) -> usize {
+    let mut total = 0;
+    for (key, member) in members {
+        total += key.len() / 32;
+        add_weight(member, &mut total, usize::MAX);
+    }
+    total
 }
 
 // ---- narrowing an issue below a failing value ---------------------------------------------
@@ -921,17 +992,6 @@ fn render(mut path: String, steps: &[Step]) -> String {
 }
 
 #[cfg(feature = "serde")]
-fn at<'v>(mut value: &'v Value, steps: &[Step]) -> Option<&'v Value> {
-    for step in steps {
-        value = match step {
-            Step::Member(key) => value.as_object()?.get(key)?,
-            Step::Element(index) => value.as_array()?.get(*index)?,
-        };
-    }
-    Some(value)
-}
-
-#[cfg(feature = "serde")]
 fn at_mut<'v>(mut value: &'v mut Value, steps: &[Step]) -> Option<&'v mut Value> {
     for step in steps {
         value = match step {
@@ -942,6 +1002,30 @@ fn at_mut<'v>(mut value: &'v mut Value, steps: &[Step]) -> Option<&'v mut Value>
     Some(value)
 }
 
+/// Trial decodes of one failing root, each costing the root's [`weight`] from the budget.
+#[cfg(feature = "serde")]
+struct Trials<'a> {
+    decodes: &'a dyn Fn(&Value) -> Option<String>,
+    /// The root's weight; `None` when it is more than the whole budget left.
+    cost: Option<usize>,
+    left: &'a mut usize,
+}
+
+#[cfg(feature = "serde")]
+impl Trials<'_> {
+    /// Whether `count` more trials fit in the budget (a level is tried whole or not at all).
+    fn afford(&self, count: usize) -> bool {
+        self.cost
+            .is_some_and(|cost| cost.saturating_mul(count) <= *self.left)
+    }
+
+    /// One trial decode: `None` once the budget is spent, else the trial's error (if any).
+    fn run(&mut self, probe: &Value) -> Option<Option<String>> {
+        *self.left = self.left.checked_sub(self.cost?)?;
+        Some((self.decodes)(probe))
+    }
+}
+
 #[cfg(feature = "serde")]
 /// Finds, below `root` (a value that fails to decode with `message`), the member or element
 /// that makes it fail, as far as that can be told by taking things away.
@@ -950,24 +1034,27 @@ fn at_mut<'v>(mut value: &'v mut Value, steps: &[Step]) -> Option<&'v mut Value>
 /// "missing field" for that very member (a required one). Several members can qualify (a tag
 /// such as `role` does too); the one whose value the error message quotes then wins, and
 /// with no single winner the path stops. An element is blamed when it is the first whose
-/// inclusion makes a prefix of the list fail. The value's own missing member is named last.
+/// inclusion makes a prefix of the list fail (found by bisection; when the empty list fails
+/// too, the list itself is to blame). The value's own missing member is named last.
+///
+/// Every trial decodes the whole root, modified in place and restored (no copy), and costs its
+/// [`weight`] from `left`; when that is spent the path stops where it is.
 fn narrow(
-    root: &Value,
+    root: &mut Value,
     message: &str,
     decodes: &dyn Fn(&Value) -> Option<String>,
-    budget: &Cell<usize>,
+    left: &mut usize,
 ) -> Vec<Step> {
-    // One trial decode: `None` once the budget is spent, else the trial's error (if any).
-    let trial = |probe: &Value| {
-        let left = budget.get().checked_sub(1)?;
-        budget.set(left);
-        Some(decodes(probe))
+    let mut trials = Trials {
+        decodes,
+        cost: weight(root, *left),
+        left,
     };
     let mut steps = Vec::new();
     for _ in 0..NARROW_DEPTH {
-        let next = match at(root, &steps) {
-            Some(Value::Object(members)) => blame_member(root, &steps, members, message, &trial),
-            Some(Value::Array(elements)) => blame_element(root, &steps, elements.len(), &trial),
+        let next = match at_mut(root, &steps) {
+            Some(Value::Object(_)) => blame_member(root, &steps, message, &mut trials),
+            Some(Value::Array(_)) => blame_element(root, &steps, &mut trials),
             _ => None,
         };
         match next {
@@ -975,7 +1062,7 @@ fn narrow(
             None => break,
         }
     }
-    if let Some(Value::Object(members)) = at(root, &steps)
+    if let Some(Value::Object(members)) = at_mut(root, &steps)
         && let Some(missing) = missing_field(message)
         && !members.contains_key(missing)
     {
@@ -991,31 +1078,39 @@ fn missing_field(message: &str) -> Option<&str> {
 
 #[cfg(feature = "serde")]
 fn blame_member(
-    root: &Value,
+    root: &mut Value,
     steps: &[Step],
-    members: &ValueMap,
     message: &str,
-    trial: &dyn Fn(&Value) -> Option<Option<String>>,
+    trials: &mut Trials<'_>,
 ) -> Option<Step> {
-    if members.len() > NARROW_MEMBERS {
-        return None;
-    }
+    let keys: Vec<String> = match at_mut(root, steps) {
+        Some(Value::Object(members))
+            if members.len() <= NARROW_MEMBERS && trials.afford(members.len()) =>
+        {
+            members.keys().cloned().collect()
+        }
+        _ => return None,
+    };
     let mut cleared = Vec::new();
     let mut required = Vec::new();
-    for key in members.keys() {
-        let mut probe = root.clone();
-        if let Some(Value::Object(probe_members)) = at_mut(&mut probe, steps) {
-            probe_members.remove(key);
-        }
-        match trial(&probe)? {
+    for key in &keys {
+        let held = at_mut(root, steps)?.as_object_mut()?.remove(key)?;
+        let outcome = trials.run(root);
+        at_mut(root, steps)?
+            .as_object_mut()?
+            .insert(key.clone(), held);
+        match outcome? {
             None => cleared.push(key),
             Some(error) if missing_field(&error) == Some(key.as_str()) => required.push(key),
             Some(_) => {}
         }
     }
+    let Some(Value::Object(members)) = at_mut(root, steps) else {
+        return None;
+    };
     let quoted = |key: &&String| {
         members
-            .get(*key)
+            .get(key.as_str())
             .is_some_and(|value| quotes(message, value))
     };
     let chosen = match cleared.as_slice() {
@@ -1033,22 +1128,41 @@ fn single<T>(mut items: impl Iterator<Item = T>) -> Option<T> {
 }
 
 #[cfg(feature = "serde")]
-fn blame_element(
-    root: &Value,
-    steps: &[Step],
-    len: usize,
-    trial: &dyn Fn(&Value) -> Option<Option<String>>,
-) -> Option<Step> {
-    for index in 0..len.min(NARROW_ELEMENTS) {
-        let mut probe = root.clone();
-        if let Some(Value::Array(elements)) = at_mut(&mut probe, steps) {
-            elements.truncate(index + 1);
-        }
-        if trial(&probe)?.is_some() {
-            return Some(Step::Element(index));
+fn blame_element(root: &mut Value, steps: &[Step], trials: &mut Trials<'_>) -> Option<Step> {
+    // Prefix lengths known to decode and known to fail (the whole list fails).
+    let (mut decodes, mut fails) = (0, at_mut(root, steps)?.as_array()?.len());
+    // The empty prefix, then one bisection step per bit of `fails - 1`.
+    let needed = 1 + (usize::BITS - fails.saturating_sub(1).leading_zeros()) as usize;
+    if fails == 0 || !trials.afford(needed) || prefix_fails(root, steps, 0, trials)? {
+        return None;
+    }
+    while fails - decodes > 1 {
+        let middle = decodes + (fails - decodes) / 2;
+        if prefix_fails(root, steps, middle, trials)? {
+            fails = middle;
+        } else {
+            decodes = middle;
         }
     }
-    None
+    Some(Step::Element(fails - 1))
+}
+
+/// Whether the root still fails with the list at `steps` cut to its first `len` elements.
+#[cfg(feature = "serde")]
+fn prefix_fails(
+    root: &mut Value,
+    steps: &[Step],
+    len: usize,
+    trials: &mut Trials<'_>,
+) -> Option<bool> {
+    let elements = at_mut(root, steps)?.as_array_mut()?;
+    if len > elements.len() {
+        return None;
+    }
+    let mut tail = elements.split_off(len);
+    let outcome = trials.run(root);
+    at_mut(root, steps)?.as_array_mut()?.append(&mut tail);
+    Some(outcome?.is_some())
 }
 
 #[cfg(feature = "serde")]

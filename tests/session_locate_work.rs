@@ -1,0 +1,180 @@
+//! The work of locating a corrupt record's problems is linear in the record: on crafted corrupt
+//! records (the worst inputs for the locating path of `decode_session_record`), the decoder
+//! makes at most [`LIMIT`] times the allocations a parse of the same bytes into a `Value` makes.
+//!
+//! Allocations are counted, not timed: the count is deterministic where a clock on a shared
+//! machine is not, and every trial decode of the locating path allocates in proportion to the
+//! value it decodes (buffered enums, strings, lists), so the count follows its work. The timed
+//! counterpart is the `record_locate` group of `benches/record_decode.rs`.
+//!
+//! Host only, like the other allocation tests.
+#![cfg(not(any(target_family = "wasm", target_os = "none")))]
+
+use agent_interface::agent_core::Value;
+use agent_interface::session::{SessionRecordDecodeOutcome, decode_session_record};
+
+#[path = "common/counting_allocator.rs"]
+mod counting_allocator;
+
+use counting_allocator::allocations_in;
+
+/// The most allocations a decode may make, as a multiple of the parse's.
+const LIMIT: usize = 5;
+
+/// The size of each crafted record.
+const BYTES: usize = 128 * 1024;
+
+const ID: &str = "sess-work";
+
+/// The stored envelope of a record [`ID`] with `members` besides the required ones.
+fn envelope(members: &str) -> Vec<u8> {
+    format!(
+        r#"{{"schemaVersion":1,"record":{{"id":"{ID}","cwd":"/work/app","createdAt":"t","updatedAt":"t",{members}}}}}"#
+    )
+    .into_bytes()
+}
+
+/// Items made by `item`, comma-separated, as many as reach `bytes`.
+fn fill(bytes: usize, item: impl Fn(usize) -> String) -> String {
+    let mut out = String::new();
+    let mut index = 0;
+    while out.len() < bytes {
+        if index > 0 {
+            out.push(',');
+        }
+        out.push_str(&item(index));
+        index += 1;
+    }
+    out
+}
+
+/// A user message whose text parts fill `bytes`, the last part's `text` a number.
+fn broken_deep(index: usize, bytes: usize) -> String {
+    let parts = fill(bytes, |part| {
+        format!(r#"{{"type":"text","text":"part {part} of message {index}"}}"#)
+    });
+    format!(
+        r#"{{"role":"user","id":"m{index}","timestamp":"t","state":"complete","content":"c","parts":[{parts},{{"type":"text","text":7}}]}}"#
+    )
+}
+
+/// A user message with `metadata` (JSON text) and `timestamp` (JSON text).
+fn message(index: usize, timestamp: &str, metadata: &str) -> String {
+    format!(
+        r#"{{"role":"user","id":"m{index}","timestamp":{timestamp},"state":"complete","content":"hi","metadata":{metadata}}}"#
+    )
+}
+
+/// The crafted corrupt records (see the `record_locate` bench for what each stresses).
+fn crafted() -> Vec<(&'static str, Vec<u8>)> {
+    let zeros = |bytes| format!(r#"{{"n":[{}]}}"#, fill(bytes, |_| String::from("0")));
+    let deep = format!("{}1{}", "[".repeat(100), "]".repeat(100));
+    vec![
+        (
+            "large_elements_broken_deep",
+            envelope(&format!(
+                r#""messages":[{}]"#,
+                fill(BYTES, |index| broken_deep(index, BYTES / 16))
+            )),
+        ),
+        (
+            "one_huge_element",
+            envelope(&format!(r#""messages":[{}]"#, broken_deep(0, BYTES))),
+        ),
+        (
+            "huge_goal_broken_late",
+            envelope(&format!(
+                r#""messages":[],"goal":{{"id":"g","objective":"o","status":"active","iterations":1,"maxIterations":25,"startedAt":"t","progress":[{},{{"iteration":-1,"signal":"continue","reason":"late"}}]}}"#,
+                fill(BYTES, |iteration| format!(
+                    r#"{{"iteration":{iteration},"signal":"continue","reason":"3 tests fail"}}"#
+                ))
+            )),
+        ),
+        (
+            "many_members",
+            envelope(&format!(
+                r#""messages":[{}]"#,
+                fill(BYTES, |index| {
+                    let members = fill(BYTES / 16, |member| {
+                        format!(r#""x-{member}":"{}""#, "kept as it is; ".repeat(9))
+                    });
+                    format!(
+                        r#"{{"role":"user","id":"m{index}","timestamp":5,"state":"complete","content":"hi",{members}}}"#
+                    )
+                })
+            )),
+        ),
+        (
+            "deep_nesting",
+            envelope(&format!(
+                r#""messages":[{}]"#,
+                fill(BYTES, |index| format!(
+                    r#"{{"role":"user","id":"m{index}","timestamp":"t","state":"complete","content":"hi","parts":[{deep}]}}"#
+                ))
+            )),
+        ),
+        (
+            "tiny_nodes",
+            envelope(&format!(
+                r#""messages":[{}]"#,
+                fill(BYTES, |index| message(index, "5", &zeros(BYTES / 16)))
+            )),
+        ),
+        (
+            "every_element_broken",
+            envelope(&format!(
+                r#""messages":[{}]"#,
+                fill(BYTES, |index| message(index, "5", r#"{"k":"v"}"#))
+            )),
+        ),
+        (
+            "many_small_broken",
+            envelope(&format!(
+                r#""messages":[],"history":[{}]"#,
+                fill(BYTES, |index| format!(
+                    r#"{{"id":"h{index}","timestamp":5,"category":"chat","type":"user"}}"#
+                ))
+            )),
+        ),
+        (
+            "late_breaks_after_valid",
+            envelope(&format!(
+                r#""messages":[{},{}]"#,
+                fill(BYTES / 5 * 4, |index| message(
+                    index,
+                    r#""t""#,
+                    &zeros(2048)
+                )),
+                fill(BYTES / 5, |index| message(index, "5", &zeros(2048)))
+            )),
+        ),
+    ]
+}
+
+#[test]
+fn locating_a_crafted_corrupt_record_allocates_linearly() {
+    let mut over = Vec::new();
+    for (name, bytes) in crafted() {
+        let parse = allocations_in(|| {
+            serde_json::from_slice::<Value>(&bytes).expect("JSON");
+        });
+        let mut outcome = None;
+        let decode = allocations_in(|| outcome = Some(decode_session_record(&bytes, ID)));
+        assert!(
+            matches!(outcome, Some(SessionRecordDecodeOutcome::Corrupt { .. })),
+            "{name} must decode as corrupt"
+        );
+        println!(
+            "{name}: {} bytes; {decode} allocations against {parse} for the parse ({:.2}x)",
+            bytes.len(),
+            decode as f64 / parse.max(1) as f64
+        );
+        if decode > LIMIT * parse {
+            over.push(name);
+        }
+    }
+    assert!(
+        over.is_empty(),
+        "locating allocates more than {LIMIT}x what the parse does on {over:?}"
+    );
+}
