@@ -339,7 +339,10 @@ fn bench_value() -> Value {
 /// - `many_small_broken`: 20 000 history entries of 60 bytes, each broken;
 /// - `late_breaks_after_valid`: 4/5 of valid messages heavy to decode (4096 zeros of metadata
 ///   each), then 1/5 of broken ones: the fast path decodes far before it gives up, and the
-///   narrowing has many issues to spend its budget on.
+///   narrowing has many issues to spend its budget on;
+/// - `heavy_last_broken`: 1 MiB of valid messages holding 4096 empty objects of metadata each
+///   (the dearest content to decode for its size), the last message broken;
+/// - `heavy_late_breaks`: the same messages, the last fifth of them broken.
 fn crafted() -> Vec<(&'static str, Vec<u8>, &'static str)> {
     let mut cases = Vec::new();
     let valid = stored_record();
@@ -478,6 +481,34 @@ fn crafted() -> Vec<(&'static str, Vec<u8>, &'static str)> {
         envelope_with(&format!(r#""messages":[{valid},{broken}]"#)),
         ID,
     ));
+    // Messages whose metadata holds 4096 empty objects: cheap to parse, dear to decode (the
+    // message is buffered for its tag and its flattened base, the metadata rebuilt as a value).
+    let objects = |index: usize, timestamp: &str| {
+        let objects = fill(4096, |_| String::from("{}"));
+        format!(
+            r#"{{"role":"user","id":"m{index}","timestamp":{timestamp},"state":"complete","content":"hi","metadata":{{"o":[{objects}]}}}}"#
+        )
+    };
+    let valid = fill(TARGET_BYTES, |index| {
+        objects(index, r#""2026-09-24T10:00:00Z""#)
+    });
+    cases.push((
+        "heavy_last_broken",
+        envelope_with(&format!(
+            r#""messages":[{valid},{}]"#,
+            objects(usize::MAX, "5")
+        )),
+        ID,
+    ));
+    let valid = fill(TARGET_BYTES / 5 * 4, |index| {
+        objects(index, r#""2026-09-24T10:00:00Z""#)
+    });
+    let broken = fill(TARGET_BYTES / 5, |index| objects(index, "5"));
+    cases.push((
+        "heavy_late_breaks",
+        envelope_with(&format!(r#""messages":[{valid},{broken}]"#)),
+        ID,
+    ));
     assert!(
         cases.iter().map(|case| case.0).eq(CRAFTED),
         "CRAFTED names the cases in order"
@@ -486,7 +517,7 @@ fn crafted() -> Vec<(&'static str, Vec<u8>, &'static str)> {
 }
 
 /// The names of the [`crafted`] cases, in order.
-const CRAFTED: [&str; 11] = [
+const CRAFTED: [&str; 13] = [
     "wrong_id",
     "last_message_broken",
     "every_element_broken",
@@ -498,6 +529,8 @@ const CRAFTED: [&str; 11] = [
     "tiny_nodes",
     "many_small_broken",
     "late_breaks_after_valid",
+    "heavy_last_broken",
+    "heavy_late_breaks",
 ];
 
 fn bench_locate(c: &mut Criterion) {

@@ -68,6 +68,7 @@ fn message(index: usize, timestamp: &str, metadata: &str) -> String {
 /// The crafted corrupt records (see the `record_locate` bench for what each stresses).
 fn crafted() -> Vec<(&'static str, Vec<u8>)> {
     let zeros = |bytes| format!(r#"{{"n":[{}]}}"#, fill(bytes, |_| String::from("0")));
+    let objects = format!(r#"{{"o":[{}]}}"#, fill(2048, |_| String::from("{}")));
     let deep = format!("{}1{}", "[".repeat(100), "]".repeat(100));
     vec![
         (
@@ -148,6 +149,22 @@ fn crafted() -> Vec<(&'static str, Vec<u8>)> {
                 fill(BYTES / 5, |index| message(index, "5", &zeros(2048)))
             )),
         ),
+        (
+            "heavy_last_broken",
+            envelope(&format!(
+                r#""messages":[{},{}]"#,
+                fill(BYTES, |index| message(index, r#""t""#, &objects)),
+                message(0, "5", &objects)
+            )),
+        ),
+        (
+            "heavy_late_breaks",
+            envelope(&format!(
+                r#""messages":[{},{}]"#,
+                fill(BYTES / 5 * 4, |index| message(index, r#""t""#, &objects)),
+                fill(BYTES / 5, |index| message(index, "5", &objects))
+            )),
+        ),
     ]
 }
 
@@ -177,4 +194,72 @@ fn locating_a_crafted_corrupt_record_allocates_linearly() {
         over.is_empty(),
         "locating allocates more than {LIMIT}x what the parse does on {over:?}"
     );
+}
+
+/// The locating path decodes again only what the fast path did not decode before it gave up;
+/// where a member is repeated (so the parsed value may hold another occurrence than the one the
+/// fast path read), it decodes everything. Either way the answer is the locating path's own.
+#[cfg(feature = "testing")]
+#[test]
+fn what_the_fast_path_decoded_is_skipped_only_where_the_answer_stays_the_same() {
+    use agent_interface::session::decode_session_record_by_locating;
+
+    let good = |index: usize| message(index, r#""t""#, "{}");
+    let bad = |index: usize| message(index, "5", "{}");
+    let members = |members: &str| {
+        format!(r#"{{"id":"{ID}","cwd":"/w","createdAt":"t","updatedAt":"t",{members}}}"#)
+    };
+    let list = |items: &[String]| items.join(",");
+    let cases = [
+        // A late break: the first elements were decoded by the fast path.
+        envelope(&format!(
+            r#""messages":[{}]"#,
+            list(&[good(0), good(1), bad(2), good(3), bad(4)])
+        )),
+        // The list repeated: the first occurrence broke, the last one is what counts.
+        envelope(&format!(
+            r#""messages":[{}],"name":"n","messages":[{}]"#,
+            list(&[good(0), good(1), bad(2)]),
+            list(&[bad(0), good(1), bad(2), bad(3)])
+        )),
+        // The same, the repeat spelt with an escape.
+        envelope(&format!(
+            r#""messages":[{}],"mess\u0061ges":[{}]"#,
+            list(&[good(0), bad(1)]),
+            list(&[bad(0), bad(1)])
+        )),
+        // A member decoded whole, repeated after the break.
+        envelope(&format!(
+            r#""goal":null,"messages":[{}],"goal":{{"id":"g"}}"#,
+            list(&[good(0), bad(1)])
+        )),
+        // The record repeated in the envelope.
+        format!(
+            r#"{{"schemaVersion":1,"record":{},"record":{}}}"#,
+            members(&format!(r#""messages":[{}]"#, list(&[good(0), bad(1)]))),
+            members(&format!(r#""messages":[{}]"#, list(&[bad(0), bad(1)])))
+        )
+        .into_bytes(),
+        // A required member missing after every member decoded; a wrong id besides.
+        format!(
+            r#"{{"schemaVersion":1,"record":{{"id":"other","cwd":"/w","createdAt":"t","messages":[{}]}}}}"#,
+            good(0)
+        )
+        .into_bytes(),
+        // Only the fast path refuses (a repeated field in a message): valid after all.
+        envelope(&format!(
+            r#""messages":[{},{}]"#,
+            good(0),
+            r#"{"role":"user","id":"m1","id":"m2","timestamp":"t","state":"complete","content":"c"}"#
+        )),
+    ];
+    for bytes in cases {
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let decoded = decode_session_record(&bytes, ID);
+        let located = decode_session_record_by_locating(&bytes, ID);
+        assert!(
+            decoded == located,
+            "{text}: {decoded:?} against {located:?}"
+        );
+    }
 }

@@ -139,6 +139,11 @@ use alloc::format;
 #[cfg(feature = "serde")]
 use alloc::string::ToString;
 
+#[cfg(all(feature = "serde", not(target_os = "none")))]
+use core::cell::Cell;
+#[cfg(all(feature = "serde", not(target_os = "none")))]
+use core::marker::PhantomData;
+
 #[cfg(feature = "serde")]
 use serde::de::DeserializeOwned;
 
@@ -192,7 +197,7 @@ const NARROW_MEMBERS: usize = 64;
 #[cfg(feature = "serde")]
 const NARROW_FLOOR: usize = 1024;
 #[cfg(feature = "serde")]
-const NARROW_SHARE: usize = 2;
+const NARROW_SHARE: usize = 4;
 
 /// The deepest nesting the best-effort `cwd` scanner follows (serde_json's own limit).
 #[cfg(feature = "serde")]
@@ -229,38 +234,47 @@ pub fn encode_session_record(
 #[must_use]
 pub fn decode_session_record(bytes: &[u8], stored_id: &str) -> SessionRecordDecodeOutcome {
     #[cfg(not(target_os = "none"))]
-    if let Ok(text) = core::str::from_utf8(bytes)
-        && let Some(record) = valid_record(text)
-    {
-        if record.id == stored_id {
-            return SessionRecordDecodeOutcome::Valid {
-                record: Box::new(record),
-            };
+    let skip = match core::str::from_utf8(bytes) {
+        Ok(text) => {
+            let progress = Progress::default();
+            if let Some(record) = valid_record(text, &progress) {
+                if record.id == stored_id {
+                    return SessionRecordDecodeOutcome::Valid {
+                        record: Box::new(record),
+                    };
+                }
+                // What the locating path finds too: every member decodes, only the id is
+                // another.
+                return SessionRecordDecodeOutcome::Corrupt {
+                    issues: alloc::vec![foreign_id(RECORD, &record.id, stored_id)],
+                    cwd: Some(record.cwd),
+                };
+            }
+            progress.skip(bytes)
         }
-        // What the locating path finds too: every member decodes, only the id is another.
-        return SessionRecordDecodeOutcome::Corrupt {
-            issues: alloc::vec![foreign_id(RECORD, &record.id, stored_id)],
-            cwd: Some(record.cwd),
-        };
-    }
-    locate(bytes, stored_id)
+        Err(_) => Skip::NONE,
+    };
+    #[cfg(target_os = "none")]
+    let skip = Skip::NONE;
+    locate(bytes, stored_id, skip)
 }
 
-/// The locating path of [`decode_session_record`] alone, without the fast path for valid
-/// records: the one place that decides a corrupt or unsupported answer. For equivalence tests:
-/// on every input both functions answer the same outcome.
+/// The locating path of [`decode_session_record`] alone: without the fast path (which answers a
+/// valid record, and one that only names another id) and without skipping what the fast path
+/// decoded. For equivalence tests: on every input both functions answer the same outcome.
 #[cfg(all(feature = "serde", feature = "testing"))]
 #[must_use]
 pub fn decode_session_record_by_locating(
     bytes: &[u8],
     stored_id: &str,
 ) -> SessionRecordDecodeOutcome {
-    locate(bytes, stored_id)
+    locate(bytes, stored_id, Skip::NONE)
 }
 
-/// Parses into a JSON value, decodes each member from it and locates every failure.
+/// Parses into a JSON value, decodes each member from it (but what `skip` names) and locates
+/// every failure.
 #[cfg(feature = "serde")]
-fn locate(bytes: &[u8], stored_id: &str) -> SessionRecordDecodeOutcome {
+fn locate(bytes: &[u8], stored_id: &str, skip: Skip) -> SessionRecordDecodeOutcome {
     let text = match core::str::from_utf8(bytes) {
         Ok(text) => text,
         Err(error) => {
@@ -302,12 +316,14 @@ fn locate(bytes: &[u8], stored_id: &str) -> SessionRecordDecodeOutcome {
     }
 
     match envelope.remove(RECORD) {
-        Some(Value::Object(members)) => match decode_members(members, RECORD, Some(stored_id)) {
-            Ok(record) => SessionRecordDecodeOutcome::Valid {
-                record: Box::new(record),
-            },
-            Err(issues) => SessionRecordDecodeOutcome::Corrupt { issues, cwd },
-        },
+        Some(Value::Object(members)) => {
+            match decode_members(members, RECORD, Some(stored_id), skip) {
+                Ok(record) => SessionRecordDecodeOutcome::Valid {
+                    record: Box::new(record),
+                },
+                Err(issues) => SessionRecordDecodeOutcome::Corrupt { issues, cwd },
+            }
+        }
         Some(other) => {
             let message = format!(
                 "invalid type: {}, expected a session record (an object)",
@@ -330,11 +346,13 @@ fn locate(bytes: &[u8], stored_id: &str) -> SessionRecordDecodeOutcome {
 /// wins, an explicit `null` optional is absent, unknown record members land in `extra`, other
 /// envelope members are ignored. It accepts only what a parse into a JSON value accepts too:
 /// serde_json skips an ignored value (an unknown member of a typed member) more leniently than
-/// it parses one, so the text must also pass [`plain`].
+/// it parses one, so the text must also pass [`plain`]. What it decoded before it gave up is
+/// noted in `progress`.
 #[cfg(all(feature = "serde", not(target_os = "none")))]
-fn valid_record(text: &str) -> Option<InteractiveSessionRecord> {
+fn valid_record(text: &str, progress: &Progress) -> Option<InteractiveSessionRecord> {
     let mut deserializer = serde_json::Deserializer::from_str(text);
-    let envelope = serde::Deserializer::deserialize_map(&mut deserializer, EnvelopeVisitor).ok()?;
+    let envelope =
+        serde::Deserializer::deserialize_map(&mut deserializer, EnvelopeVisitor(progress)).ok()?;
     deserializer.end().ok()?;
     let version = envelope.version.as_ref().and_then(whole_number);
     let record = envelope.record?;
@@ -349,10 +367,10 @@ struct FastEnvelope {
 }
 
 #[cfg(all(feature = "serde", not(target_os = "none")))]
-struct EnvelopeVisitor;
+struct EnvelopeVisitor<'p>(&'p Progress);
 
 #[cfg(all(feature = "serde", not(target_os = "none")))]
-impl<'de> serde::de::Visitor<'de> for EnvelopeVisitor {
+impl<'de> serde::de::Visitor<'de> for EnvelopeVisitor<'_> {
     type Value = FastEnvelope;
 
     fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -367,7 +385,7 @@ impl<'de> serde::de::Visitor<'de> for EnvelopeVisitor {
         while let Some(key) = map.next_key::<String>()? {
             match key.as_str() {
                 "schemaVersion" => envelope.version = Some(map.next_value()?),
-                RECORD => envelope.record = Some(map.next_value::<FastRecord>()?.0),
+                RECORD => envelope.record = Some(map.next_value_seed(RecordSeed(self.0))?),
                 _ => {
                     map.next_value::<serde::de::IgnoredAny>()?;
                 }
@@ -377,54 +395,88 @@ impl<'de> serde::de::Visitor<'de> for EnvelopeVisitor {
     }
 }
 
-/// A record decoded member by member from a map, every required member present.
+/// A record decoded member by member from a map, every required member present; what decodes
+/// is noted in the [`Progress`].
 #[cfg(all(feature = "serde", not(target_os = "none")))]
-struct FastRecord(InteractiveSessionRecord);
+struct RecordSeed<'p>(&'p Progress);
 
 #[cfg(all(feature = "serde", not(target_os = "none")))]
-impl<'de> serde::Deserialize<'de> for FastRecord {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_map(RecordVisitor)
+impl<'de> serde::de::DeserializeSeed<'de> for RecordSeed<'_> {
+    type Value = InteractiveSessionRecord;
+
+    fn deserialize<D: serde::Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_map(self)
     }
 }
 
 #[cfg(all(feature = "serde", not(target_os = "none")))]
-struct RecordVisitor;
-
-#[cfg(all(feature = "serde", not(target_os = "none")))]
-impl<'de> serde::de::Visitor<'de> for RecordVisitor {
-    type Value = FastRecord;
+impl<'de> serde::de::Visitor<'de> for RecordSeed<'_> {
+    type Value = InteractiveSessionRecord;
 
     fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str("a session record (an object)")
     }
 
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<FastRecord, A::Error> {
+    fn visit_map<A: serde::de::MapAccess<'de>>(
+        self,
+        mut map: A,
+    ) -> Result<InteractiveSessionRecord, A::Error> {
+        let progress = self.0;
         let mut record = InteractiveSessionRecord::default();
         // One bit per required member: id, cwd, createdAt, updatedAt, messages.
         let mut required = 0_u8;
         while let Some(key) = map.next_key::<String>()? {
+            let member = RECORD_MEMBERS.iter().position(|name| *name == key);
+            if let Some(member) = member {
+                progress.decoding(member);
+            }
             match key.as_str() {
                 "id" => (record.id, required) = (map.next_value()?, required | 1),
                 "name" => record.name = map.next_value()?,
                 "cwd" => (record.cwd, required) = (map.next_value()?, required | 2),
                 "createdAt" => (record.created_at, required) = (map.next_value()?, required | 4),
                 "updatedAt" => (record.updated_at, required) = (map.next_value()?, required | 8),
-                "messages" => (record.messages, required) = (map.next_value()?, required | 16),
-                "history" => record.history = map.next_value()?,
-                "systemPrompt" => record.system_prompt = map.next_value()?,
-                "toolSchemas" => record.tool_schemas = map.next_value()?,
-                "backgroundTasks" => record.background_tasks = map.next_value()?,
-                "backgroundTaskEvents" => record.background_task_events = map.next_value()?,
-                "backgroundJobGroups" => record.background_job_groups = map.next_value()?,
-                "backgroundJobGroupEvents" => {
-                    record.background_job_group_events = map.next_value()?;
+                "messages" => {
+                    // `null` is refused here, as the locating path refuses it.
+                    let messages = map.next_value_seed(list(progress, member))?;
+                    (record.messages, required) = (messages.ok_or_else(not_null)?, required | 16);
                 }
-                "sessionLoops" => record.session_loops = map.next_value()?,
-                "skillActivationEvents" => record.skill_activation_events = map.next_value()?,
-                "memoryEvents" => record.memory_events = map.next_value()?,
-                "usedMemoryReferences" => record.used_memory_references = map.next_value()?,
-                "contextReferences" => record.context_references = map.next_value()?,
+                "history" => record.history = map.next_value_seed(list(progress, member))?,
+                "systemPrompt" => record.system_prompt = map.next_value()?,
+                "toolSchemas" => {
+                    record.tool_schemas = map.next_value_seed(list(progress, member))?
+                }
+                "backgroundTasks" => {
+                    record.background_tasks = map.next_value_seed(list(progress, member))?
+                }
+                "backgroundTaskEvents" => {
+                    record.background_task_events = map.next_value_seed(list(progress, member))?
+                }
+                "backgroundJobGroups" => {
+                    record.background_job_groups = map.next_value_seed(list(progress, member))?
+                }
+                "backgroundJobGroupEvents" => {
+                    record.background_job_group_events =
+                        map.next_value_seed(list(progress, member))?;
+                }
+                "sessionLoops" => {
+                    record.session_loops = map.next_value_seed(list(progress, member))?
+                }
+                "skillActivationEvents" => {
+                    record.skill_activation_events = map.next_value_seed(list(progress, member))?
+                }
+                "memoryEvents" => {
+                    record.memory_events = map.next_value_seed(list(progress, member))?
+                }
+                "usedMemoryReferences" => {
+                    record.used_memory_references = map.next_value_seed(list(progress, member))?
+                }
+                "contextReferences" => {
+                    record.context_references = map.next_value_seed(list(progress, member))?
+                }
                 "sandboxSnapshotId" => record.sandbox_snapshot_id = map.next_value()?,
                 "goal" => record.goal = map.next_value()?,
                 "plan" => record.plan = map.next_value()?,
@@ -434,14 +486,124 @@ impl<'de> serde::de::Visitor<'de> for RecordVisitor {
                     record.extra.insert(key, value);
                 }
             }
+            if let Some(member) = member {
+                progress.decoded(member);
+            }
         }
         if required == 31 {
-            Ok(FastRecord(record))
+            Ok(record)
         } else {
             Err(<A::Error as serde::de::Error>::custom(
                 "a required member is missing",
             ))
         }
+    }
+}
+
+/// The error of a `null` where the locating path wants a sequence.
+#[cfg(all(feature = "serde", not(target_os = "none")))]
+fn not_null<E: serde::de::Error>() -> E {
+    E::invalid_type(serde::de::Unexpected::Unit, &"a sequence")
+}
+
+/// What the fast path decoded of a record before it gave up: the members that decoded (by
+/// index in [`RECORD_MEMBERS`]), and the member it was in with how many elements of it (a list)
+/// decoded.
+#[cfg(all(feature = "serde", not(target_os = "none")))]
+#[derive(Default)]
+struct Progress {
+    decoded: Cell<u32>,
+    list: Cell<(usize, usize)>,
+}
+
+#[cfg(all(feature = "serde", not(target_os = "none")))]
+impl Progress {
+    fn decoding(&self, member: usize) {
+        self.decoded.set(self.decoded.get() & !(1 << member));
+        self.list.set((member, 0));
+    }
+
+    fn decoded(&self, member: usize) {
+        self.decoded.set(self.decoded.get() | 1 << member);
+        self.list.set((0, 0));
+    }
+
+    /// What the locating path need not decode again: what the fast path decoded from the text
+    /// decodes from the parsed value too. Nothing when the envelope or a record in it repeats
+    /// a member: the parsed value may then hold another occurrence than the one read here.
+    fn skip(&self, bytes: &[u8]) -> Skip {
+        let skip = Skip {
+            members: self.decoded.get(),
+            list: self.list.get(),
+        };
+        if skip.any() && !repeats_a_member(bytes) {
+            skip
+        } else {
+            Skip::NONE
+        }
+    }
+}
+
+/// A list member as the fast path decodes it (`null` is `None`), counting its decoded elements
+/// in the [`Progress`] (under the member's index).
+#[cfg(all(feature = "serde", not(target_os = "none")))]
+struct Elements<'p, T> {
+    progress: &'p Progress,
+    member: usize,
+    elements: PhantomData<T>,
+}
+
+#[cfg(all(feature = "serde", not(target_os = "none")))]
+fn list<T>(progress: &Progress, member: Option<usize>) -> Elements<'_, T> {
+    Elements {
+        progress,
+        member: member.unwrap_or(0),
+        elements: PhantomData,
+    }
+}
+
+#[cfg(all(feature = "serde", not(target_os = "none")))]
+impl<'de, T: serde::Deserialize<'de>> serde::de::DeserializeSeed<'de> for Elements<'_, T> {
+    type Value = Option<Vec<T>>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_option(self)
+    }
+}
+
+#[cfg(all(feature = "serde", not(target_os = "none")))]
+impl<'de, T: serde::Deserialize<'de>> serde::de::Visitor<'de> for Elements<'_, T> {
+    type Value = Option<Vec<T>>;
+
+    fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("a sequence")
+    }
+
+    fn visit_none<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_some<D: serde::Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_seq(self)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut elements = Vec::new();
+        while let Some(element) = seq.next_element()? {
+            elements.push(element);
+            self.progress.list.set((self.member, elements.len()));
+        }
+        Ok(Some(elements))
     }
 }
 
@@ -508,7 +670,20 @@ const fn has_byte(word: u64, byte: u8) -> bool {
 /// Skips the rest of a string (after its opening quote); `None` at a surrogate escape or the
 /// end.
 #[cfg(all(feature = "serde", not(target_os = "none")))]
-fn skip_string(mut rest: &[u8]) -> Option<&[u8]> {
+fn skip_string(rest: &[u8]) -> Option<&[u8]> {
+    skip_escaped(rest, true)
+}
+
+/// Skips the rest of a string (after its opening quote), whatever its escapes; `None` at the
+/// end.
+#[cfg(all(feature = "serde", not(target_os = "none")))]
+fn skip_quoted(rest: &[u8]) -> Option<&[u8]> {
+    skip_escaped(rest, false)
+}
+
+/// Skips the rest of a string; `None` at the end, or with `plain` at a surrogate escape.
+#[cfg(all(feature = "serde", not(target_os = "none")))]
+fn skip_escaped(mut rest: &[u8], plain: bool) -> Option<&[u8]> {
     loop {
         // Eight bytes at a time while none of them is a quote or a backslash.
         while let Some((chunk, tail)) = rest.split_first_chunk::<8>() {
@@ -526,7 +701,8 @@ fn skip_string(mut rest: &[u8]) -> Option<&[u8]> {
             return Some(tail);
         }
         let (&escaped, tail) = tail.split_first()?;
-        if escaped == b'u'
+        if plain
+            && escaped == b'u'
             && matches!(
                 tail,
                 [b'd' | b'D', b'8'..=b'9' | b'a'..=b'f' | b'A'..=b'F', ..]
@@ -587,7 +763,7 @@ fn whole_number(value: &Value) -> Option<u64> {
 impl<'de> serde::Deserialize<'de> for InteractiveSessionRecord {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let members = <ValueMap as serde::Deserialize>::deserialize(deserializer)?;
-        decode_members(members, "", None)
+        decode_members(members, "", None, Skip::NONE)
             .map_err(|issues| <D::Error as serde::de::Error>::custom(issues_text(&issues)))
     }
 }
@@ -615,7 +791,7 @@ fn load_outcome(mut members: ValueMap) -> Result<SessionLoadOutcome, serde_json:
         match <SessionLoadStatus as serde::Deserialize>::deserialize(status)? {
             SessionLoadStatus::Valid => {
                 let record = match members.remove(RECORD) {
-                    Some(Value::Object(record)) => decode_members(record, RECORD, None)
+                    Some(Value::Object(record)) => decode_members(record, RECORD, None, Skip::NONE)
                         .map_err(|issues| serde_json::Error::custom(issues_text(&issues)))?,
                     Some(other) => {
                         return Err(serde_json::Error::custom(format_args!(
@@ -685,90 +861,163 @@ fn issues_text(issues: &[SessionRecordDecodeIssue]) -> String {
     text
 }
 
+/// What the locating path need not decode of a record, because the fast path decoded it from
+/// the text before it gave up: whole members (a bit per index in [`RECORD_MEMBERS`]), and the
+/// first elements of one list member (its index, how many). Always empty, and empty of fields,
+/// on bare metal (no fast path there).
+#[cfg(feature = "serde")]
+#[derive(Clone, Copy)]
+struct Skip {
+    #[cfg(not(target_os = "none"))]
+    members: u32,
+    #[cfg(not(target_os = "none"))]
+    list: (usize, usize),
+}
+
+#[cfg(feature = "serde")]
+impl Skip {
+    const NONE: Self = Self {
+        #[cfg(not(target_os = "none"))]
+        members: 0,
+        #[cfg(not(target_os = "none"))]
+        list: (0, 0),
+    };
+
+    #[cfg(target_os = "none")]
+    const fn any(self) -> bool {
+        false
+    }
+
+    #[cfg(target_os = "none")]
+    const fn member(self, _: &str) -> bool {
+        false
+    }
+
+    #[cfg(target_os = "none")]
+    const fn elements(self, _: &str) -> usize {
+        0
+    }
+
+    #[cfg(not(target_os = "none"))]
+    const fn any(self) -> bool {
+        self.members != 0 || self.list.1 != 0
+    }
+
+    /// Whether the member `key` is skipped whole.
+    #[cfg(not(target_os = "none"))]
+    fn member(self, key: &str) -> bool {
+        self.members != 0
+            && RECORD_MEMBERS
+                .iter()
+                .position(|name| *name == key)
+                .is_some_and(|member| self.members & 1 << member != 0)
+    }
+
+    /// How many first elements of the list member `key` are skipped.
+    #[cfg(not(target_os = "none"))]
+    fn elements(self, key: &str) -> usize {
+        match RECORD_MEMBERS.get(self.list.0) {
+            Some(name) if self.list.1 != 0 && *name == key => self.list.1,
+            _ => 0,
+        }
+    }
+}
+
 /// Decodes every member of a record; member paths start with `prefix`. With `expected_id`, an
 /// `id` that differs from it is an issue too.
+///
+/// What `skip` names is not decoded at first (it decodes, and has no issue); when nothing else
+/// fails, the record may be valid and every member is decoded after all.
 #[cfg(feature = "serde")]
 fn decode_members(
     members: ValueMap,
     prefix: &str,
     expected_id: Option<&str>,
+    skip: Skip,
 ) -> Result<InteractiveSessionRecord, Vec<SessionRecordDecodeIssue>> {
     let mut read = Members {
         members,
         prefix,
         issues: Vec::new(),
         budget: None,
+        skip,
     };
-    let id: Option<String> = read.required("id");
-    let name = read.optional("name");
-    let cwd: Option<String> = read.required("cwd");
-    let created_at: Option<String> = read.required("createdAt");
-    let updated_at: Option<String> = read.required("updatedAt");
-    let messages = read.required_list("messages");
-    let history = read.optional_list("history");
-    let system_prompt = read.optional("systemPrompt");
-    let tool_schemas = read.optional_list("toolSchemas");
-    let background_tasks = read.optional_list("backgroundTasks");
-    let background_task_events = read.optional_list("backgroundTaskEvents");
-    let background_job_groups = read.optional_list("backgroundJobGroups");
-    let background_job_group_events = read.optional_list("backgroundJobGroupEvents");
-    let session_loops = read.optional_list("sessionLoops");
-    let skill_activation_events = read.optional_list("skillActivationEvents");
-    let memory_events = read.optional_list("memoryEvents");
-    let used_memory_references = read.optional_list("usedMemoryReferences");
-    let context_references = read.optional_list("contextReferences");
-    let sandbox_snapshot_id = read.optional("sandboxSnapshotId");
-    let goal = read.optional("goal");
-    let plan = read.optional("plan");
-    let active_branch = read.optional("activeBranch");
-    let Members {
-        members,
-        mut issues,
-        ..
-    } = read;
+    loop {
+        let id: Option<String> = read.required("id");
+        let name = read.optional("name");
+        let cwd: Option<String> = read.required("cwd");
+        let created_at: Option<String> = read.required("createdAt");
+        let updated_at: Option<String> = read.required("updatedAt");
+        let messages = read.required_list("messages");
+        let history = read.optional_list("history");
+        let system_prompt = read.optional("systemPrompt");
+        let tool_schemas = read.optional_list("toolSchemas");
+        let background_tasks = read.optional_list("backgroundTasks");
+        let background_task_events = read.optional_list("backgroundTaskEvents");
+        let background_job_groups = read.optional_list("backgroundJobGroups");
+        let background_job_group_events = read.optional_list("backgroundJobGroupEvents");
+        let session_loops = read.optional_list("sessionLoops");
+        let skill_activation_events = read.optional_list("skillActivationEvents");
+        let memory_events = read.optional_list("memoryEvents");
+        let used_memory_references = read.optional_list("usedMemoryReferences");
+        let context_references = read.optional_list("contextReferences");
+        let sandbox_snapshot_id = read.optional("sandboxSnapshotId");
+        let goal = read.optional("goal");
+        let plan = read.optional("plan");
+        let active_branch = read.optional("activeBranch");
 
-    if let (Some(id), Some(expected)) = (&id, expected_id)
-        && id != expected
-    {
-        issues.push(foreign_id(prefix, id, expected));
+        // The id as it decodes (a string), read from the value: a skipped `id` decoded too.
+        if let (Some(Value::String(id)), Some(expected)) = (read.members.get("id"), expected_id)
+            && id != expected
+        {
+            let issue = foreign_id(prefix, id, expected);
+            read.issues.push(issue);
+        }
+        if read.issues.is_empty() && read.skip.any() {
+            read.skip = Skip::NONE;
+            continue;
+        }
+        let Members {
+            members, issues, ..
+        } = read;
+
+        let (Some(id), Some(cwd), Some(created_at), Some(updated_at), Some(messages), true) =
+            (id, cwd, created_at, updated_at, messages, issues.is_empty())
+        else {
+            return Err(issues);
+        };
+
+        let extra: ValueMap = members
+            .into_iter()
+            .filter(|(key, _)| !RECORD_MEMBERS.contains(&key.as_str()))
+            .collect();
+
+        return Ok(InteractiveSessionRecord {
+            id,
+            name,
+            cwd,
+            created_at,
+            updated_at,
+            messages,
+            history,
+            system_prompt,
+            tool_schemas,
+            background_tasks,
+            background_task_events,
+            background_job_groups,
+            background_job_group_events,
+            session_loops,
+            skill_activation_events,
+            memory_events,
+            used_memory_references,
+            context_references,
+            sandbox_snapshot_id,
+            goal,
+            plan,
+            active_branch,
+            extra,
+        });
     }
-
-    let (Some(id), Some(cwd), Some(created_at), Some(updated_at), Some(messages), true) =
-        (id, cwd, created_at, updated_at, messages, issues.is_empty())
-    else {
-        return Err(issues);
-    };
-
-    let extra: ValueMap = members
-        .into_iter()
-        .filter(|(key, _)| !RECORD_MEMBERS.contains(&key.as_str()))
-        .collect();
-
-    Ok(InteractiveSessionRecord {
-        id,
-        name,
-        cwd,
-        created_at,
-        updated_at,
-        messages,
-        history,
-        system_prompt,
-        tool_schemas,
-        background_tasks,
-        background_task_events,
-        background_job_groups,
-        background_job_group_events,
-        session_loops,
-        skill_activation_events,
-        memory_events,
-        used_memory_references,
-        context_references,
-        sandbox_snapshot_id,
-        goal,
-        plan,
-        active_branch,
-        extra,
-    })
 }
 
 /// The issue of a record whose `id` is not the id it is stored under.
@@ -797,13 +1046,17 @@ struct Members<'a> {
     issues: Vec<SessionRecordDecodeIssue>,
     /// The narrowing work still to spend (see [`NARROW_FLOOR`]), counted at the first failure.
     budget: Option<usize>,
+    /// What not to decode (yet).
+    skip: Skip,
 }
 
 #[cfg(feature = "serde")]
 impl Members<'_> {
     /// A required member; absent or failing, it adds an issue and gives `None`.
     fn required<T: DeserializeOwned>(&mut self, key: &str) -> Option<T> {
-        if self.members.contains_key(key) {
+        if self.skip.member(key) {
+            None
+        } else if self.members.contains_key(key) {
             self.decode(key, None)
         } else {
             self.missing(key);
@@ -815,13 +1068,16 @@ impl Members<'_> {
     fn optional<T: DeserializeOwned>(&mut self, key: &str) -> Option<T> {
         match self.members.get(key) {
             None | Some(Value::Null) => None,
+            Some(_) if self.skip.member(key) => None,
             Some(_) => self.decode(key, None),
         }
     }
 
     /// A required list member, element by element.
     fn required_list<T: DeserializeOwned>(&mut self, key: &str) -> Option<Vec<T>> {
-        if self.members.contains_key(key) {
+        if self.skip.member(key) {
+            None
+        } else if self.members.contains_key(key) {
             self.list(key)
         } else {
             self.missing(key);
@@ -833,6 +1089,7 @@ impl Members<'_> {
     fn optional_list<T: DeserializeOwned>(&mut self, key: &str) -> Option<Vec<T>> {
         match self.members.get(key) {
             None | Some(Value::Null) => None,
+            Some(_) if self.skip.member(key) => None,
             Some(_) => self.list(key),
         }
     }
@@ -858,7 +1115,7 @@ impl Members<'_> {
         };
         let before = self.issues.len();
         let mut decoded = Vec::with_capacity(len);
-        for index in 0..len {
+        for index in self.skip.elements(key)..len {
             if let Some(element) = self.decode(key, Some(index)) {
                 decoded.push(element);
             }
@@ -1206,6 +1463,15 @@ fn scan_cwd(bytes: &[u8]) -> Option<String> {
     scanner.value(Place::Document, 0).ok().flatten()
 }
 
+/// True when the envelope in `bytes`, or a `record` object in it, names a member twice; true
+/// too when the text is not an object, is broken before its end, or nests deeper than a parse
+/// reads (nothing can be told then).
+#[cfg(all(feature = "serde", not(target_os = "none")))]
+fn repeats_a_member(bytes: &[u8]) -> bool {
+    let mut scanner = Scanner { bytes, pos: 0 };
+    scanner.repeats(true).unwrap_or(true)
+}
+
 #[cfg(feature = "serde")]
 /// Where a scanned value sits.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -1252,6 +1518,78 @@ impl Scanner<'_> {
             Ok(())
         } else {
             Err(Broken)
+        }
+    }
+
+    /// Scans an object (the envelope, or with `envelope` false a record): `Ok(true)` at a
+    /// member named twice in it, or in a `record` object of the envelope.
+    #[cfg(not(target_os = "none"))]
+    fn repeats(&mut self, envelope: bool) -> Result<bool, Broken> {
+        self.expect(b'{')?;
+        let mut names = alloc::collections::BTreeSet::new();
+        self.skip_space();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            return Ok(false);
+        }
+        loop {
+            self.skip_space();
+            let name = self.string()?;
+            self.expect(b':')?;
+            self.skip_space();
+            if envelope && name == RECORD.as_bytes() && self.peek() == Some(b'{') {
+                if self.repeats(false)? {
+                    return Ok(true);
+                }
+            } else {
+                self.skip_value()?;
+            }
+            if !names.insert(name) {
+                return Ok(true);
+            }
+            self.skip_space();
+            match self.bump() {
+                Some(b',') => {}
+                Some(b'}') => return Ok(false),
+                _ => return Err(Broken),
+            }
+        }
+    }
+
+    /// Skips one value (at the current position, after any space), without recursion and
+    /// without decoding its strings. Loose like [`Scanner::scalar`]: it finds where a value of
+    /// valid text ends, and stops at some errors of broken text.
+    #[cfg(not(target_os = "none"))]
+    fn skip_value(&mut self) -> Result<(), Broken> {
+        let mut depth = 0_usize;
+        let mut rest = self.bytes.get(self.pos..).ok_or(Broken)?;
+        loop {
+            let (&byte, tail) = rest.split_first().ok_or(Broken)?;
+            rest = tail;
+            match byte {
+                b'"' => rest = skip_quoted(rest).ok_or(Broken)?,
+                b'[' | b'{' => {
+                    depth += 1;
+                    if depth > SCAN_DEPTH {
+                        return Err(Broken);
+                    }
+                    continue;
+                }
+                b']' | b'}' => depth = depth.checked_sub(1).ok_or(Broken)?,
+                _ if depth > 0 => continue,
+                b'0'..=b'9' | b'a'..=b'z' | b'A'..=b'Z' | b'+' | b'-' | b'.' => {
+                    let len = rest
+                        .iter()
+                        .position(|byte| !matches!(byte, b'0'..=b'9' | b'a'..=b'z' | b'A'..=b'Z' | b'+' | b'-' | b'.'))
+                        .unwrap_or(rest.len());
+                    rest = rest.get(len..).ok_or(Broken)?;
+                }
+                _ => return Err(Broken),
+            }
+            if depth == 0 {
+                self.pos = self.bytes.len() - rest.len();
+                return Ok(());
+            }
         }
     }
 
