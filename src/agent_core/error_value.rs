@@ -2,14 +2,15 @@
 
 use alloc::string::String;
 use alloc::vec::Vec;
-use core::fmt;
 
 /// An error that crosses a boundary as a value (a JS `Error` held as data): its class name and
 /// message, and optionally its stack text.
 ///
 /// It is plain data: it implements [`core::error::Error`] so it can be boxed or `?`-propagated,
-/// but has no source chain.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// but has no source chain. It prints as `name: message`, or only the one that is not empty, as
+/// JavaScript prints an `Error`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[error("{name}{}{message}", if name.is_empty() || message.is_empty() { "" } else { ": " })]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct ErrorValue {
@@ -45,19 +46,6 @@ impl ErrorValue {
         Self::new(Self::GENERIC_NAME, message)
     }
 }
-
-/// Writes `name: message`, or only the one that is not empty, as JavaScript prints an `Error`.
-impl fmt::Display for ErrorValue {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (self.name.is_empty(), self.message.is_empty()) {
-            (_, true) => f.write_str(&self.name),
-            (true, false) => f.write_str(&self.message),
-            (false, false) => write!(f, "{}: {}", self.name, self.message),
-        }
-    }
-}
-
-impl core::error::Error for ErrorValue {}
 
 /// The result of a best-effort cleanup (`IDestroyResult`): the errors met on the way, never
 /// thrown. An empty list means everything was released.

@@ -2,7 +2,6 @@
 //! through a narrower seam, so its records reuse the task's declarations instead of copying them.
 
 use alloc::string::String;
-use core::fmt;
 
 use super::task_request::AgentBackgroundTaskRequest;
 use super::task_result::AgentBackgroundTaskResult;
@@ -79,17 +78,10 @@ impl From<SubagentJobStatus> for BackgroundTaskStatus {
 }
 
 /// The refusal of `paused` as a subagent job status.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[error("a subagent job is never `paused`: only a scheduled task can be")]
 pub struct PausedSubagentStatus;
-
-impl fmt::Display for PausedSubagentStatus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a subagent job is never `paused`: only a scheduled task can be")
-    }
-}
-
-impl core::error::Error for PausedSubagentStatus {}
 
 impl TryFrom<BackgroundTaskStatus> for SubagentJobStatus {
     type Error = PausedSubagentStatus;

@@ -3,7 +3,6 @@
 
 use alloc::collections::BTreeMap;
 use alloc::string::String;
-use core::fmt;
 
 string_enum! {
     /// What runs behind a background task (`TBackgroundTaskKind`); the `kind` tag of requests,
@@ -117,9 +116,10 @@ string_enum! {
 /// It is data: this family raises nothing and decides no recovery policy; `recoverable` is the
 /// producer's advice to whoever reads it. It prints as `category: message` and implements
 /// [`core::error::Error`], so it can be boxed or propagated with `?`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[error("{category}: {message}")]
 pub struct BackgroundTaskError {
     /// The class of the failure.
     pub category: BackgroundTaskErrorCategory,
@@ -144,15 +144,6 @@ impl BackgroundTaskError {
         }
     }
 }
-
-/// Writes `category: message`.
-impl fmt::Display for BackgroundTaskError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.category, self.message)
-    }
-}
-
-impl core::error::Error for BackgroundTaskError {}
 
 /// A metadata or tool-argument value (`TBackgroundPrimitive`): a string, a number or a boolean.
 ///
@@ -280,7 +271,7 @@ impl<'de> serde::Deserialize<'de> for BackgroundPrimitive {
         impl serde::de::Visitor<'_> for PrimitiveVisitor {
             type Value = BackgroundPrimitive;
 
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
                 f.write_str("a string, a number or a boolean")
             }
 

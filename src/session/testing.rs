@@ -1100,15 +1100,17 @@ impl SessionAgentJobs for TestInteractiveSession {
 pub const RESERVED_CAPABILITY_MEMBERS: &[&str] = &["constructor", "capabilities", "__proto__"];
 
 /// Why a described host could not be built. `Display` is the contract's exact message.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 pub enum CapabilityHostError {
     /// A key that is not one of the 20 roles: `Unknown session capability: <key>`.
+    #[error("Unknown session capability: {key}")]
     UnknownRole {
         /// The key as described.
         key: String,
     },
     /// A present role lacks one of its canonical members:
     /// `Missing <role> capability member: <member>`.
+    #[error("Missing {role} capability member: {member}")]
     MissingMember {
         /// The role.
         role: SessionCapabilityRole,
@@ -1117,35 +1119,18 @@ pub enum CapabilityHostError {
     },
     /// A member name the host must never forward:
     /// `Reserved session capability member: <member>`.
+    #[error("Reserved session capability member: {member}")]
     ReservedMember {
         /// The name.
         member: String,
     },
     /// A member forwarded by two roles: `Duplicate session capability member: <member>`.
+    #[error("Duplicate session capability member: {member}")]
     DuplicateMember {
         /// The name.
         member: String,
     },
 }
-
-impl fmt::Display for CapabilityHostError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::UnknownRole { key } => write!(f, "Unknown session capability: {key}"),
-            Self::MissingMember { role, member } => {
-                write!(f, "Missing {role} capability member: {member}")
-            }
-            Self::ReservedMember { member } => {
-                write!(f, "Reserved session capability member: {member}")
-            }
-            Self::DuplicateMember { member } => {
-                write!(f, "Duplicate session capability member: {member}")
-            }
-        }
-    }
-}
-
-impl core::error::Error for CapabilityHostError {}
 
 /// A capability map described at run time: role keys (any text, checked when the host is built),
 /// each with the member names its object provides, or `None` for a role explicitly absent.

@@ -271,12 +271,17 @@ impl CapabilityApprovalRequest {
 }
 
 /// Why an approval question is malformed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum ApprovalRequestError {
     /// Nobody is ever asked about this capability (its approval is `never`).
+    #[error("`{0}` needs no approval: nobody is asked about it")]
     NotAsked(MeshCapability),
     /// The scope is not the one the capability's approval needs.
+    #[error(
+        "`{capability}` is approved {}, not with the scope `{scope}`",
+        capability_approval(*capability)
+    )]
     ScopeMismatch {
         /// The capability asked about.
         capability: MeshCapability,
@@ -284,31 +289,9 @@ pub enum ApprovalRequestError {
         scope: CapabilityApprovalScope,
     },
     /// A connection-scoped question with a summary (only a request has one).
+    #[error("a connection-scoped question carries no `summary`")]
     SummaryOnConnectionScope,
 }
-
-impl fmt::Display for ApprovalRequestError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::NotAsked(capability) => {
-                write!(
-                    f,
-                    "`{capability}` needs no approval: nobody is asked about it"
-                )
-            }
-            Self::ScopeMismatch { capability, scope } => write!(
-                f,
-                "`{capability}` is approved {}, not with the scope `{scope}`",
-                capability_approval(*capability)
-            ),
-            Self::SummaryOnConnectionScope => {
-                f.write_str("a connection-scoped question carries no `summary`")
-            }
-        }
-    }
-}
-
-impl core::error::Error for ApprovalRequestError {}
 
 /// The operator of the receiving session (`IOperatorApprover`): someone no connected surface can
 /// speak for.
@@ -515,33 +498,18 @@ impl DelegatedTurn {
 }
 
 /// Why a delegated turn's wire form was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum DelegatedTurnError {
     /// The turn source is not `'peer'` (the literal found).
+    #[error("a delegated turn's `turnSource` is `peer`, not `{0}`")]
     NotPeerTurn(String),
     /// The driver id does not start with `peer:`.
+    #[error(
+        "a delegated turn's `driverId` starts with `{}`",
+        DelegatedTurn::DRIVER_PREFIX
+    )]
     DriverNotPeer,
 }
-
-impl fmt::Display for DelegatedTurnError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::NotPeerTurn(source) => {
-                write!(
-                    f,
-                    "a delegated turn's `turnSource` is `peer`, not `{source}`"
-                )
-            }
-            Self::DriverNotPeer => write!(
-                f,
-                "a delegated turn's `driverId` starts with `{}`",
-                DelegatedTurn::DRIVER_PREFIX
-            ),
-        }
-    }
-}
-
-impl core::error::Error for DelegatedTurnError {}
 
 /// The answer to a delegation (`TDelegationDecision`): the turn to submit, or why not.
 ///

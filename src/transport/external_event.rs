@@ -72,17 +72,10 @@ impl From<GrantId> for String {
 }
 
 /// The refusal of [`GrantId::new`]. It does not keep the refused text.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[error("a grant id must be 1 to 64 characters from [a-zA-Z0-9_-]")]
 pub struct InvalidGrantId;
-
-impl fmt::Display for InvalidGrantId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a grant id must be 1 to 64 characters from [a-zA-Z0-9_-]")
-    }
-}
-
-impl core::error::Error for InvalidGrantId {}
 
 /// A rate window for external events (`IExternalEventRateWindow`); the host enforces it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -161,31 +154,20 @@ impl ExternalEventGrant {
 
 /// Why an [`ExternalEventGrant`] cannot be built or read (a bad id is [`InvalidGrantId`], a bad
 /// verifier its own error).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum ExternalEventGrantError {
     /// The verifier does not name exactly one principal (one entry in one allow-list, none in
     /// the other).
+    #[error(
+        "an external-event grant's verifier must name exactly one principal (one entry in one \
+         allow-list, none in the other)"
+    )]
     NotOnePrincipal,
     /// The `kinds` read are not exactly `["message"]`.
+    #[error("an external-event grant's kinds must be exactly [\"message\"]")]
     KindsNotMessageOnly,
 }
-
-impl fmt::Display for ExternalEventGrantError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Self::NotOnePrincipal => {
-                "an external-event grant's verifier must name exactly one principal \
-                 (one entry in one allow-list, none in the other)"
-            }
-            Self::KindsNotMessageOnly => {
-                "an external-event grant's kinds must be exactly [\"message\"]"
-            }
-        })
-    }
-}
-
-impl core::error::Error for ExternalEventGrantError {}
 
 /// A message from outside (`IExternalMessageEvent`): `claimed_name` is shown as claimed, never
 /// trusted as identity (the grant is the identity).
@@ -243,31 +225,22 @@ impl fmt::Debug for ExternalMessageEvent {
 
 /// Why [`ExternalMessageEvent::from_value`] refused an event: the member at fault, never its
 /// value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum InvalidExternalMessageEvent {
     /// Not an object, or its `kind` is not `"message"`.
+    #[error("an external event must be an object with `kind: \"message\"`")]
     NotAMessage,
     /// `conversationId` is absent or not a string.
+    #[error("an external message needs a string `conversationId`")]
     BadConversationId,
     /// `content` is absent or not a string.
+    #[error("an external message needs a string `content`")]
     BadContent,
     /// `claimedName` is present but not a string.
+    #[error("an external message's `claimedName` must be a string")]
     BadClaimedName,
 }
-
-impl fmt::Display for InvalidExternalMessageEvent {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Self::NotAMessage => "an external event must be an object with `kind: \"message\"`",
-            Self::BadConversationId => "an external message needs a string `conversationId`",
-            Self::BadContent => "an external message needs a string `content`",
-            Self::BadClaimedName => "an external message's `claimedName` must be a string",
-        })
-    }
-}
-
-impl core::error::Error for InvalidExternalMessageEvent {}
 
 /// An external event as it arrived (`IExternalEventDelivery`): the token as presented, if any,
 /// and the event, unvalidated.

@@ -3,7 +3,6 @@
 
 use alloc::string::String;
 use alloc::vec::Vec;
-use core::fmt;
 use core::num::NonZeroU64;
 
 use crate::agent_core::{Value, ValueMap};
@@ -262,18 +261,26 @@ pub struct SessionRulesRecord {
 }
 
 /// Why a rules document was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RulesDocumentError {
     /// The document is not a JSON object.
+    #[error("a rules document must be a JSON object")]
     NotAnObject,
     /// A key that is neither a rules field nor `rev` (the key as written).
+    #[error(
+        "unknown rules field `{0}`, expected one of `toolAllow`, `toolDeny`, `allowDirs`, \
+         `commandAllow`, `commandDeny`, `rev`"
+    )]
     UnknownField(String),
     /// A member written more than once (the key as written). Only the text decoder (serde) can
     /// see it: a parsed [`Value`] keeps one member per key.
+    #[error("duplicate rules field `{0}`: a member may appear only once")]
     DuplicateField(String),
     /// A field whose value is not a list (`null` included).
+    #[error("`{0}` must be a list of strings")]
     NotAList(RulesField),
     /// A list entry that is not a string.
+    #[error("`{field}` entry {index} must be a string")]
     NotAString {
         /// The field.
         field: RulesField,
@@ -281,37 +288,12 @@ pub enum RulesDocumentError {
         index: usize,
     },
     /// `rev` is not a non-negative integer (for stored rules: not at least 1).
+    #[error("`rev` must be a non-negative integer (at least 1 in stored rules)")]
     InvalidRev,
     /// A stored-rules document without `rev`.
+    #[error("stored rules need a `rev`")]
     MissingRev,
 }
-
-impl fmt::Display for RulesDocumentError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::NotAnObject => f.write_str("a rules document must be a JSON object"),
-            Self::UnknownField(key) => write!(
-                f,
-                "unknown rules field `{key}`, expected one of `toolAllow`, `toolDeny`, \
-                 `allowDirs`, `commandAllow`, `commandDeny`, `rev`"
-            ),
-            Self::DuplicateField(key) => write!(
-                f,
-                "duplicate rules field `{key}`: a member may appear only once"
-            ),
-            Self::NotAList(field) => write!(f, "`{field}` must be a list of strings"),
-            Self::NotAString { field, index } => {
-                write!(f, "`{field}` entry {index} must be a string")
-            }
-            Self::InvalidRev => {
-                f.write_str("`rev` must be a non-negative integer (at least 1 in stored rules)")
-            }
-            Self::MissingRev => f.write_str("stored rules need a `rev`"),
-        }
-    }
-}
-
-impl core::error::Error for RulesDocumentError {}
 
 /// The five fields and an optional `rev` of a rules object.
 fn decode_fields(
@@ -346,6 +328,8 @@ fn decode_fields(
 
 #[cfg(feature = "serde")]
 mod wire {
+    use core::fmt;
+
     use super::*;
     use serde::de::{EnumAccess, Error as _, MapAccess, SeqAccess, Visitor};
     use serde::{Deserialize, Deserializer, Serialize, Serializer};

@@ -72,7 +72,7 @@ string_enum! {
 
 /// A refused write (`SessionPolicyError`): nothing was stored. The wire form is tagged on
 /// `code`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(
     feature = "serde",
@@ -86,6 +86,7 @@ string_enum! {
 pub enum SessionPolicyError {
     /// The stored revision is not the expected one (another writer got there first, or the
     /// record does not exist, or does). Re-read, re-decide, retry.
+    #[error("conflict: the write expected rev {expected_rev}, the stored rev is {current_rev}")]
     Conflict {
         /// The revision the write expected (`0`: none stored).
         expected_rev: u64,
@@ -93,6 +94,10 @@ pub enum SessionPolicyError {
         current_rev: u64,
     },
     /// A non-operator write loosens the rules in force.
+    #[error(
+        "loosen_forbidden: a non-operator write may only tighten the rules{}",
+        Reasons(reasons)
+    )]
     LoosenForbidden {
         /// Every way it loosens ([`loosen_reasons`]); never empty when the crate refuses.
         reasons: Vec<LoosenReason>,
@@ -110,38 +115,30 @@ impl SessionPolicyError {
     }
 }
 
-impl fmt::Display for SessionPolicyError {
+/// The reasons of a [`LoosenForbidden`](SessionPolicyError::LoosenForbidden), as it prints
+/// them: nothing, or `: ` and the reasons separated by `; `.
+struct Reasons<'a>(&'a [LoosenReason]);
+
+impl fmt::Display for Reasons<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Conflict {
-                expected_rev,
-                current_rev,
-            } => write!(
-                f,
-                "conflict: the write expected rev {expected_rev}, the stored rev is {current_rev}"
-            ),
-            Self::LoosenForbidden { reasons } => {
-                f.write_str("loosen_forbidden: a non-operator write may only tighten the rules")?;
-                for (i, reason) in reasons.iter().enumerate() {
-                    f.write_str(if i == 0 { ": " } else { "; " })?;
-                    write!(f, "{reason}")?;
-                }
-                Ok(())
-            }
+        for (i, reason) in self.0.iter().enumerate() {
+            f.write_str(if i == 0 { ": " } else { "; " })?;
+            write!(f, "{reason}")?;
         }
+        Ok(())
     }
 }
 
-impl core::error::Error for SessionPolicyError {}
-
 /// Why [`SessionPolicyStore::put_rules`] failed: refused by the rules of the port, or the
 /// backend could not be reached.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PutRulesError<E> {
     /// The write was refused ([`SessionPolicyError`]); nothing was stored.
-    Refused(SessionPolicyError),
+    #[error("{0}")]
+    Refused(#[from] SessionPolicyError),
     /// The backend failed; whether the write landed is the backend's to say.
-    Backend(E),
+    #[error("policy store backend failed: {0}")]
+    Backend(#[source] E),
 }
 
 impl<E> PutRulesError<E> {
@@ -151,30 +148,6 @@ impl<E> PutRulesError<E> {
         match self {
             Self::Refused(refusal) => Some(refusal),
             Self::Backend(_) => None,
-        }
-    }
-}
-
-impl<E> From<SessionPolicyError> for PutRulesError<E> {
-    fn from(refusal: SessionPolicyError) -> Self {
-        Self::Refused(refusal)
-    }
-}
-
-impl<E: fmt::Display> fmt::Display for PutRulesError<E> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Refused(refusal) => write!(f, "{refusal}"),
-            Self::Backend(error) => write!(f, "policy store backend failed: {error}"),
-        }
-    }
-}
-
-impl<E: core::error::Error + 'static> core::error::Error for PutRulesError<E> {
-    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
-        match self {
-            Self::Refused(refusal) => Some(refusal),
-            Self::Backend(error) => Some(error),
         }
     }
 }

@@ -154,7 +154,8 @@ pub enum PolicyStoreProblem {
 }
 
 /// A failed case: which, where in it, and why.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("policy store conformance {case:?}, {check}: {}", Problem(problem))]
 pub struct PolicyStoreConformanceFailure {
     /// The case that failed.
     pub case: PolicyStoreCase,
@@ -164,14 +165,12 @@ pub struct PolicyStoreConformanceFailure {
     pub problem: Box<PolicyStoreProblem>,
 }
 
-impl fmt::Display for PolicyStoreConformanceFailure {
+/// A [`PolicyStoreProblem`] as a [`PolicyStoreConformanceFailure`] prints it.
+struct Problem<'a>(&'a PolicyStoreProblem);
+
+impl fmt::Display for Problem<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "policy store conformance {:?}, {}: ",
-            self.case, self.check
-        )?;
-        match &*self.problem {
+        match self.0 {
             PolicyStoreProblem::Fixture(error) => write!(f, "the fixture failed: {error}"),
             PolicyStoreProblem::Backend(error) => write!(f, "the backend failed: {error}"),
             PolicyStoreProblem::Refused(refusal) => write!(f, "refused: {refusal}"),
@@ -195,8 +194,6 @@ impl fmt::Display for PolicyStoreConformanceFailure {
         }
     }
 }
-
-impl core::error::Error for PolicyStoreConformanceFailure {}
 
 /// Runs every case, each on a fresh store, through `harness`.
 ///

@@ -161,17 +161,23 @@ impl Reconciliation {
 }
 
 /// Why reconciling appended nothing and reported nothing.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ReconcileError {
     /// The transcript pairs calls and results ambiguously.
-    Transcript(TranscriptError),
+    #[error("the transcript cannot be reconciled: {0}")]
+    Transcript(#[from] TranscriptError),
     /// The entry-id minter returned an empty id for the result of this call.
+    #[error("the entry id minted for the result of tool call `{tool_call_id}` is empty")]
     EmptyEntryId {
         /// The call whose result needed the id.
         tool_call_id: String,
     },
     /// The entry-id minter returned an id that a message of the transcript, or another result
     /// of this reconciliation, already has.
+    #[error(
+        "the entry id `{entry_id}` minted for the result of tool call `{tool_call_id}` is \
+         already taken"
+    )]
     EntryIdTaken {
         /// The call whose result needed the id.
         tool_call_id: String,
@@ -180,49 +186,11 @@ pub enum ReconcileError {
     },
     /// `now_ms` lies after 9999-12-31T23:59:59.999Z, beyond what the results' ISO-8601
     /// timestamps can say.
+    #[error("now ({now_ms} ms since the epoch) is after {LAST_INSTANT_MS} ms (year 9999)")]
     InstantOutOfRange {
         /// The instant that was passed.
         now_ms: u64,
     },
-}
-
-impl From<TranscriptError> for ReconcileError {
-    fn from(error: TranscriptError) -> Self {
-        Self::Transcript(error)
-    }
-}
-
-impl fmt::Display for ReconcileError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Transcript(error) => write!(f, "the transcript cannot be reconciled: {error}"),
-            Self::EmptyEntryId { tool_call_id } => write!(
-                f,
-                "the entry id minted for the result of tool call `{tool_call_id}` is empty"
-            ),
-            Self::EntryIdTaken {
-                tool_call_id,
-                entry_id,
-            } => write!(
-                f,
-                "the entry id `{entry_id}` minted for the result of tool call `{tool_call_id}` \
-                 is already taken"
-            ),
-            Self::InstantOutOfRange { now_ms } => write!(
-                f,
-                "now ({now_ms} ms since the epoch) is after {LAST_INSTANT_MS} ms (year 9999)"
-            ),
-        }
-    }
-}
-
-impl core::error::Error for ReconcileError {
-    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
-        match self {
-            Self::Transcript(error) => Some(error),
-            _ => None,
-        }
-    }
 }
 
 /// The model-facing text of the synthetic result that closes an interrupted `tool_name` call,

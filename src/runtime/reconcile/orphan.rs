@@ -3,7 +3,6 @@
 
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
-use core::fmt;
 
 use crate::agent_core::UniversalMessage;
 
@@ -129,10 +128,14 @@ impl From<ResultOrphan> for OrphanToolCall {
 ///
 /// Each variant names the call id and the entry ids (the messages' ids) of the two messages
 /// involved, so a host can show or repair the transcript.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TranscriptError {
     /// Two assistant tool calls (in one message or in two) carry the same id, so a result
     /// could not say which one it answers.
+    #[error(
+        "tool call id `{tool_call_id}` is used by two calls (entries `{first_entry_id}` and \
+         `{second_entry_id}`)"
+    )]
     DuplicateToolCall {
         /// The id the calls share.
         tool_call_id: String,
@@ -143,6 +146,10 @@ pub enum TranscriptError {
         second_entry_id: String,
     },
     /// Two tool messages answer the same call id.
+    #[error(
+        "tool call `{tool_call_id}` has two results (entries `{first_entry_id}` and \
+         `{second_entry_id}`)"
+    )]
     DuplicateToolResult {
         /// The id both results name.
         tool_call_id: String,
@@ -152,6 +159,10 @@ pub enum TranscriptError {
         second_entry_id: String,
     },
     /// A tool message answers a call that appears only later in the transcript.
+    #[error(
+        "the result of tool call `{tool_call_id}` (entry `{result_entry_id}`) comes before the \
+         call (entry `{call_entry_id}`)"
+    )]
     ResultBeforeCall {
         /// The id the result and the call share.
         tool_call_id: String,
@@ -173,42 +184,6 @@ impl TranscriptError {
         }
     }
 }
-
-impl fmt::Display for TranscriptError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::DuplicateToolCall {
-                tool_call_id,
-                first_entry_id,
-                second_entry_id,
-            } => write!(
-                f,
-                "tool call id `{tool_call_id}` is used by two calls (entries `{first_entry_id}` \
-                 and `{second_entry_id}`)"
-            ),
-            Self::DuplicateToolResult {
-                tool_call_id,
-                first_entry_id,
-                second_entry_id,
-            } => write!(
-                f,
-                "tool call `{tool_call_id}` has two results (entries `{first_entry_id}` and \
-                 `{second_entry_id}`)"
-            ),
-            Self::ResultBeforeCall {
-                tool_call_id,
-                result_entry_id,
-                call_entry_id,
-            } => write!(
-                f,
-                "the result of tool call `{tool_call_id}` (entry `{result_entry_id}`) comes \
-                 before the call (entry `{call_entry_id}`)"
-            ),
-        }
-    }
-}
-
-impl core::error::Error for TranscriptError {}
 
 /// What the scan knows about one call id, kept in first-appearance order.
 enum Seen<'m> {

@@ -5,7 +5,6 @@ use alloc::collections::BTreeMap;
 use alloc::collections::btree_map::Entry;
 use alloc::string::String;
 use alloc::vec::Vec;
-use core::fmt;
 use core::ops::Bound;
 
 use super::seam::{
@@ -45,21 +44,25 @@ impl SharedMemoryStoreFixture {
 }
 
 /// Why contents cannot be a fixture.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 pub enum SharedMemoryFixtureError {
     /// A store's id is empty.
+    #[error("a shared-memory store has an empty id")]
     EmptyStoreId,
     /// Two stores have this id.
+    #[error("two shared-memory stores have the id {id:?}")]
     DuplicateStore {
         /// The id.
         id: String,
     },
     /// A key of this store is empty.
+    #[error("store {store:?} has an entry with an empty key")]
     EmptyKey {
         /// The store's id.
         store: String,
     },
     /// This key appears twice in this store.
+    #[error("store {store:?} has the key {key:?} twice")]
     DuplicateKey {
         /// The store's id.
         store: String,
@@ -67,21 +70,6 @@ pub enum SharedMemoryFixtureError {
         key: String,
     },
 }
-
-impl fmt::Display for SharedMemoryFixtureError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::EmptyStoreId => f.write_str("a shared-memory store has an empty id"),
-            Self::DuplicateStore { id } => write!(f, "two shared-memory stores have the id {id:?}"),
-            Self::EmptyKey { store } => write!(f, "store {store:?} has an entry with an empty key"),
-            Self::DuplicateKey { store, key } => {
-                write!(f, "store {store:?} has the key {key:?} twice")
-            }
-        }
-    }
-}
-
-impl core::error::Error for SharedMemoryFixtureError {}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct StoreContents {

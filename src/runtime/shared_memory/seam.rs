@@ -3,7 +3,6 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::cell::Cell;
-use core::fmt;
 
 use crate::agent_core::ErrorValue;
 
@@ -138,24 +137,15 @@ impl<T: CancelSignal + ?Sized> CancelSignal for &T {
 }
 
 /// Why a read has no answer. Absence is not here: it is `Ok(None)`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 pub enum SharedMemoryReadError {
     /// The host's signal was set; nothing of the answer is returned.
+    #[error("the shared-memory read was cancelled")]
     Cancelled,
     /// The provider could not read its storage (its error).
+    #[error("shared memory is unavailable: {0}")]
     Unavailable(ErrorValue),
 }
-
-impl fmt::Display for SharedMemoryReadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Cancelled => f.write_str("the shared-memory read was cancelled"),
-            Self::Unavailable(error) => write!(f, "shared memory is unavailable: {error}"),
-        }
-    }
-}
-
-impl core::error::Error for SharedMemoryReadError {}
 
 /// The read-only shared-memory seam. Every read takes the host's signal; see the module docs
 /// for the obligations (absence as a value, whole answers or cancellation, key order).

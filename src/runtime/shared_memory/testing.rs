@@ -159,7 +159,8 @@ pub enum SharedMemoryProblem {
 }
 
 /// A failed case: which, where in it, and why.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("shared-memory conformance {case:?}, {check}: {}", Problem(problem))]
 pub struct SharedMemoryConformanceFailure {
     /// The case that failed.
     pub case: SharedMemoryCase,
@@ -169,14 +170,12 @@ pub struct SharedMemoryConformanceFailure {
     pub problem: Box<SharedMemoryProblem>,
 }
 
-impl fmt::Display for SharedMemoryConformanceFailure {
+/// A [`SharedMemoryProblem`] as a [`SharedMemoryConformanceFailure`] prints it.
+struct Problem<'a>(&'a SharedMemoryProblem);
+
+impl fmt::Display for Problem<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "shared-memory conformance {:?}, {}: ",
-            self.case, self.check
-        )?;
-        match &*self.problem {
+        match self.0 {
             SharedMemoryProblem::Fixture(error) => write!(f, "the host failed: {error}"),
             SharedMemoryProblem::ReadFailed(error) => write!(f, "the read failed: {error}"),
             SharedMemoryProblem::AbsenceReportedAsError(error) => {
@@ -225,8 +224,6 @@ impl fmt::Display for SharedMemoryConformanceFailure {
         }
     }
 }
-
-impl core::error::Error for SharedMemoryConformanceFailure {}
 
 /// A signal that stays clear for the first `clear_checks` times it is asked, then is set: a
 /// cancellation that arrives while a read runs.
