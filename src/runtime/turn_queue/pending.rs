@@ -1,4 +1,11 @@
-//! The pending submissions: a fixed-capacity ring, oldest first.
+//! The pending submissions: a `heapless::Deque` of capacity `N`, oldest first.
+//!
+//! `heapless::Deque::<_, 0>::new()` fails to compile (`const { assert!(N > 0) }`), and a depth-0
+//! queue is public API, so depth 0 has no deque at all: `Pending::EMPTY` picks `None` for it in
+//! a constant, where the `Deque::new` of the branch not taken is never evaluated (written in a
+//! function body instead, the call would still be instantiated for `N = 0` and fail the build).
+
+use heapless::Deque;
 
 use super::turn_id::TurnId;
 
@@ -16,67 +23,47 @@ pub(super) struct Entry<T, D> {
 
 /// At most `N` pending submissions in arrival order; every operation is O(1).
 pub(super) struct Pending<T, D, const N: usize> {
-    entries: [Option<Entry<T, D>>; N],
-    head: usize,
-    len: usize,
+    /// The entries; `None` exactly when `N = 0` (a queue that holds nothing).
+    ring: Option<Deque<Entry<T, D>, N>>,
 }
 
 impl<T, D, const N: usize> Pending<T, D, N> {
-    /// An empty ring.
+    /// No deque for depth 0 (see the module docs), an empty one otherwise.
+    const EMPTY: Option<Deque<Entry<T, D>, N>> = if N == 0 { None } else { Some(Deque::new()) };
+
+    /// Nothing pending.
     pub(super) const fn new() -> Self {
-        Self {
-            entries: [const { None }; N],
-            head: 0,
-            len: 0,
-        }
+        Self { ring: Self::EMPTY }
     }
 
     /// How many submissions are pending.
     pub(super) const fn len(&self) -> usize {
-        self.len
+        match &self.ring {
+            Some(ring) => ring.len(),
+            None => 0,
+        }
     }
 
-    /// True when `N` submissions are pending.
-    pub(super) const fn is_full(&self) -> bool {
-        self.len >= N
+    /// True when `N` submissions are pending (always, for depth 0).
+    pub(super) fn is_full(&self) -> bool {
+        self.ring.as_ref().is_none_or(Deque::is_full)
     }
 
     /// The newest pending submission.
     pub(super) fn tail_mut(&mut self) -> Option<&mut Entry<T, D>> {
-        if self.len == 0 {
-            return None;
-        }
-        // `len > 0` implies `N > 0`.
-        let index = (self.head + self.len - 1) % N;
-        self.entries.get_mut(index)?.as_mut()
+        self.ring.as_mut()?.back_mut()
     }
 
     /// Appends `entry`, or hands it back when `N` are pending.
     pub(super) fn push_back(&mut self, entry: Entry<T, D>) -> Result<(), Entry<T, D>> {
-        if self.is_full() {
-            return Err(entry);
-        }
-        // `len < N` implies `N > 0`.
-        let index = (self.head + self.len) % N;
-        match self.entries.get_mut(index) {
-            Some(free) => {
-                *free = Some(entry);
-                self.len += 1;
-                Ok(())
-            }
+        match &mut self.ring {
+            Some(ring) => ring.push_back(entry),
             None => Err(entry),
         }
     }
 
     /// Takes the oldest pending submission.
     pub(super) fn pop_front(&mut self) -> Option<Entry<T, D>> {
-        if self.len == 0 {
-            return None;
-        }
-        let entry = self.entries.get_mut(self.head)?.take();
-        // `len > 0` implies `N > 0`.
-        self.head = (self.head + 1) % N;
-        self.len -= 1;
-        entry
+        self.ring.as_mut()?.pop_front()
     }
 }

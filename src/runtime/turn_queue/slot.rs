@@ -1,5 +1,5 @@
-//! Where tickets wait and outcomes are parked: a fixed pool of `2N + 1` slots with an O(1) free
-//! list.
+//! Where tickets wait and outcomes are parked: a fixed pool of `2N + 1` slots (`heapless::Vec`s)
+//! with an O(1) free list.
 //!
 //! A slot belongs to one *chain* of submissions: a pending submission and every later input of
 //! the same driver that coalesced into it. The slot always holds the id of the chain's newest
@@ -13,6 +13,8 @@
 //! followed by a refill, before the cancelled tickets are polled, needs exactly that).
 
 use core::task::Waker;
+
+use heapless::Vec;
 
 use super::outcome::Settled;
 use super::turn_id::TurnId;
@@ -33,21 +35,14 @@ pub(super) struct Slot<R> {
     pub(super) state: SlotState<R>,
 }
 
-impl<R> Slot<R> {
-    const UNUSED: Self = Self {
-        turn: TurnId(0),
-        state: SlotState::Free { next: None },
-    };
-}
-
-/// `2N + 1` slots (two arrays of `N` and one more: stable Rust cannot write `[_; 2 * N + 1]` for
-/// a generic `N`).
+/// `2N + 1` slots in three parts: two `heapless::Vec`s for slots `0..N` and `N..2N`, and slot `2N`
+/// (stable Rust cannot write a capacity of `2 * N + 1` for a generic `N`). A slot is pushed when
+/// it is first taken, so the parts fill in index order; released slots are reused through the
+/// free list threaded through their [`SlotState::Free`] states, most recently released first.
 pub(super) struct Slots<R, const N: usize> {
-    low: [Slot<R>; N],
-    high: [Slot<R>; N],
-    last: Slot<R>,
-    /// Slots from here on were never used.
-    fresh: usize,
+    low: Vec<Slot<R>, N>,
+    high: Vec<Slot<R>, N>,
+    last: Option<Slot<R>>,
     /// The most recently released slot.
     free: Option<usize>,
 }
@@ -56,27 +51,21 @@ impl<R, const N: usize> Slots<R, N> {
     /// All slots unused.
     pub(super) const fn new() -> Self {
         Self {
-            low: [const { Slot::UNUSED }; N],
-            high: [const { Slot::UNUSED }; N],
-            last: Slot::UNUSED,
-            fresh: 0,
+            low: Vec::new(),
+            high: Vec::new(),
+            last: None,
             free: None,
         }
     }
 
-    /// How many slots there are: `2N + 1`.
-    pub(super) const fn capacity() -> usize {
-        2 * N + 1
-    }
-
-    /// Slot `index`.
+    /// Slot `index`, once it has been taken.
     pub(super) fn get_mut(&mut self, index: usize) -> Option<&mut Slot<R>> {
         if index < N {
             self.low.get_mut(index)
         } else if index < 2 * N {
             self.high.get_mut(index - N)
         } else if index == 2 * N {
-            Some(&mut self.last)
+            self.last.as_mut()
         } else {
             None
         }
@@ -84,30 +73,37 @@ impl<R, const N: usize> Slots<R, N> {
 
     /// Takes a free slot for the chain starting with `turn`, with a live ticket; O(1).
     pub(super) fn take(&mut self, turn: TurnId) -> Option<usize> {
-        let index = match self.free {
-            Some(index) => {
-                let next = match self.get_mut(index) {
-                    Some(Slot {
-                        state: SlotState::Free { next },
-                        ..
-                    }) => *next,
-                    _ => None,
-                };
-                self.free = next;
-                index
-            }
-            None if self.fresh < Self::capacity() => {
-                self.fresh += 1;
-                self.fresh - 1
-            }
-            None => return None,
-        };
-        let slot = self.get_mut(index)?;
-        slot.turn = turn;
-        slot.state = SlotState::Live {
+        let live = SlotState::Live {
             waker: None,
             ticket: true,
         };
+        let Some(index) = self.free else {
+            return self.push(Slot { turn, state: live });
+        };
+        let slot = self.get_mut(index)?;
+        let next = match slot.state {
+            SlotState::Free { next } => next,
+            SlotState::Live { .. } | SlotState::Settled(_) => None,
+        };
+        slot.turn = turn;
+        slot.state = live;
+        self.free = next;
+        Some(index)
+    }
+
+    /// Appends `slot` as the next never-used slot; `None` when all `2N + 1` are in use.
+    fn push(&mut self, slot: Slot<R>) -> Option<usize> {
+        let index = self.low.len() + self.high.len();
+        let Err(slot) = self.low.push(slot) else {
+            return Some(index);
+        };
+        let Err(slot) = self.high.push(slot) else {
+            return Some(index);
+        };
+        if self.last.is_some() {
+            return None;
+        }
+        self.last = Some(slot);
         Some(index)
     }
 
