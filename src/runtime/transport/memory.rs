@@ -6,6 +6,8 @@ use core::cell::RefCell;
 use core::future::poll_fn;
 use core::task::Poll;
 
+use embassy_sync::waitqueue::MultiWakerRegistration;
+
 use crate::agent_core::ErrorValue;
 use crate::transport::{
     TransportAdapter, TransportLifecycleError, TransportLifecycleKind, TransportRunOutcome,
@@ -13,7 +15,6 @@ use crate::transport::{
 };
 
 use super::lifecycle::LifecycleGuard;
-use super::wakers::WakerSet;
 
 /// The part both in-memory adapters share: the guard and the session being served.
 struct Served<S> {
@@ -101,7 +102,8 @@ impl<S> TransportServiceAdapter<S> for InMemoryService<S> {}
 pub struct InMemoryRunner<S> {
     served: Served<S>,
     completion: RefCell<Option<Result<TransportRunOutcome, TransportRunnerFault>>>,
-    waiting: WakerSet,
+    /// The waits of the current run (past 4 tasks, registering wakes them all to poll again).
+    waiting: RefCell<MultiWakerRegistration<4>>,
 }
 
 impl<S> InMemoryRunner<S> {
@@ -110,7 +112,7 @@ impl<S> InMemoryRunner<S> {
         Self {
             served: Served::new(name.into()),
             completion: RefCell::new(None),
-            waiting: WakerSet::default(),
+            waiting: RefCell::new(MultiWakerRegistration::new()),
         }
     }
 
@@ -134,7 +136,7 @@ impl<S> InMemoryRunner<S> {
         }
         *completion = Some(result);
         drop(completion);
-        self.waiting.wake_all();
+        self.waiting.replace(MultiWakerRegistration::new()).wake();
         true
     }
 }
@@ -169,7 +171,7 @@ impl<S> TransportRunnerAdapter<S> for InMemoryRunner<S> {
         poll_fn(|cx| match self.completion.borrow().as_ref() {
             Some(result) => Poll::Ready(result.clone()),
             None => {
-                self.waiting.register(cx.waker());
+                self.waiting.borrow_mut().register(cx.waker());
                 Poll::Pending
             }
         })

@@ -22,7 +22,6 @@ mod channels;
 mod lifecycle;
 mod memory;
 mod registry;
-mod wakers;
 
 pub use admission::*;
 pub use channels::*;

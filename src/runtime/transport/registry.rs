@@ -13,6 +13,8 @@ use core::future::{Future, poll_fn};
 use core::pin::Pin;
 use core::task::{Context, Poll};
 
+use embassy_sync::waitqueue::MultiWakerRegistration;
+
 use crate::agent_core::{DestroyResult, ErrorValue, ValueMap};
 use crate::transport::{
     BoundTransportAdapter, BoundTransportRunnerAdapter, BoundTransportServiceAdapter,
@@ -24,8 +26,6 @@ use crate::transport::{
     TransportSettingsError, TransportSettingsRegistryView, TransportSettingsRepository,
     TransportStartAllError, TransportStartFailure, TransportStartupError,
 };
-
-use super::wakers::WakerSet;
 
 type LocalFuture<'f, T> = Pin<Box<dyn Future<Output = T> + 'f>>;
 type RunnerResult = Result<TransportRunOutcome, TransportRunnerFault>;
@@ -299,7 +299,8 @@ pub struct TransportRegistry<'a, R = NoSavedSettings> {
     repository: R,
     entries: RefCell<Vec<Rc<dyn Registered + 'a>>>,
     run: RefCell<Run<'a>>,
-    changed: WakerSet,
+    /// The waits to wake on a change (past 4 tasks, registering wakes them all to poll again).
+    changed: RefCell<MultiWakerRegistration<4>>,
 }
 
 impl<'a> TransportRegistry<'a, NoSavedSettings> {
@@ -329,7 +330,7 @@ impl<'a, R: TransportSettingsRepository> TransportRegistry<'a, R> {
                 stopping: None,
                 last_stop: None,
             }),
-            changed: WakerSet::default(),
+            changed: RefCell::new(MultiWakerRegistration::new()),
         }
     }
 
@@ -345,9 +346,14 @@ impl<'a, R: TransportSettingsRepository> TransportRegistry<'a, R> {
         entries.iter().map(|e| e.name().to_string()).collect()
     }
 
+    /// Wakes every wait (taken first, so a waker that polls at once finds the set free).
+    fn wake_all(&self) {
+        self.changed.replace(MultiWakerRegistration::new()).wake();
+    }
+
     fn set_phase(&self, phase: Phase) {
         self.run.borrow_mut().phase = phase;
-        self.changed.wake_all();
+        self.wake_all();
     }
 
     /// The enabled entries in registration order, each configured with its saved options.
@@ -398,7 +404,7 @@ impl<'a, R: TransportSettingsRepository> TransportRegistry<'a, R> {
             generation.abandon_pending(reason);
             generation.sealed = true;
         }
-        self.changed.wake_all();
+        self.wake_all();
         let mut errors = Vec::new();
         for entry in attempted.iter().rev() {
             if let Err(error) = entry.stop().await {
@@ -432,7 +438,7 @@ impl<'a, R: TransportSettingsRepository> TransportRegistry<'a, R> {
         let mut watched: Option<u64> = None;
         let mut waits: Vec<Option<LocalFuture<'a, RunnerResult>>> = Vec::new();
         poll_fn(|cx| {
-            self.changed.register(cx.waker());
+            self.changed.borrow_mut().register(cx.waker());
             loop {
                 let pending = {
                     let mut run = self.run.borrow_mut();
@@ -504,7 +510,7 @@ impl<'a, R: TransportSettingsRepository> TransportRegistry<'a, R> {
             }
         }
         drop(run);
-        self.changed.wake_all();
+        self.wake_all();
     }
 }
 
@@ -665,7 +671,7 @@ impl<'a, R: TransportSettingsRepository> TransportLifecycleRegistryView
         };
         if joined {
             return poll_fn(|cx| {
-                self.changed.register(cx.waker());
+                self.changed.borrow_mut().register(cx.waker());
                 match &self.run.borrow().last_stop {
                     Some((done, result)) if *done == stop => Poll::Ready(result.clone()),
                     _ => Poll::Pending,
@@ -682,7 +688,7 @@ impl<'a, R: TransportSettingsRepository> TransportLifecycleRegistryView
             errors.push(stop_error(entry.name(), &error));
         }
         poll_fn(|cx| {
-            self.changed.register(cx.waker());
+            self.changed.borrow_mut().register(cx.waker());
             if self.run.borrow().phase == Phase::Starting {
                 Poll::Pending
             } else {
