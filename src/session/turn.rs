@@ -10,7 +10,8 @@
 //! - **Abort signal.** There is no `AbortSignal` without `std` or a DOM, so the options carry any
 //!   value implementing the small [`AbortSignal`] trait (`is_aborted()`), generic over the type
 //!   so no `dyn` and no allocation is forced. Implementations are provided for `Cell<bool>`,
-//!   `AtomicBool` (on targets with 8-bit atomics), references, and [`NeverAborted`].
+//!   `AtomicBool` (portable-atomic's on targets without compare-and-swap), references, and
+//!   [`NeverAborted`].
 //! - **`onAccepted`.** There is no callback: the handle that `submit` returns *is* the acceptance
 //!   notice (the id is minted at acceptance and the call returns it), which is what a Rust
 //!   caller expects of an async function.
@@ -136,6 +137,15 @@ impl AbortSignal for core::cell::Cell<bool> {
 impl AbortSignal for core::sync::atomic::AtomicBool {
     fn is_aborted(&self) -> bool {
         self.load(core::sync::atomic::Ordering::Acquire)
+    }
+}
+
+/// The same signal on targets without compare-and-swap (thumbv6m, riscv32imc), where core's
+/// `AtomicBool` cannot be named on stable: portable-atomic's, a plain load there too.
+#[cfg(not(target_has_atomic = "8"))]
+impl AbortSignal for portable_atomic::AtomicBool {
+    fn is_aborted(&self) -> bool {
+        self.load(portable_atomic::Ordering::Acquire)
     }
 }
 
