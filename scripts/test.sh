@@ -26,6 +26,8 @@ missing=()
 command -v qemu-system-arm >/dev/null || missing+=(qemu-system-arm)
 command -v arm-none-eabi-size >/dev/null || missing+=(binutils-arm-none-eabi)
 command -v node >/dev/null || missing+=(nodejs)
+# npm installs binaryen (wasm-opt) for the size report; Debian ships it apart from nodejs.
+command -v npm >/dev/null || missing+=(npm)
 if [ ${#missing[@]} -gt 0 ]; then
     as_root apt-get update -qq
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
@@ -36,6 +38,7 @@ command -v cargo-hack >/dev/null || cargo install cargo-hack --version 0.6.46 --
 step "fmt"
 cargo fmt --all --check
 (cd firmware && cargo fmt --check)
+(cd size && cargo fmt --check)
 
 step "clippy: host, all features, all targets"
 cargo clippy --all-features --all-targets -- -D warnings
@@ -145,12 +148,16 @@ image_sizes() {
         image_sizes mps2-an385
 )
 
+# ---------------------------------------------------------------- size
+step "size report: one-piece consumers on wasm32 and thumbv7em against size/budgets.txt (scripts/size-report.sh)"
+bash scripts/size-report.sh
+
 # ---------------------------------------------------------------- fuzz
 step "fuzz smoke: every target builds, replays its reproducers, then runs 10 s (scripts/fuzz.sh)"
 bash scripts/fuzz.sh 10
 
 step "package: no repository-only files, and a publish dry-run that builds the full feature set"
-if cargo package --list --allow-dirty | grep -E '^(firmware|backends|fuzz|scripts|tools|\.cargo|\.ci)/'; then
+if cargo package --list --allow-dirty | grep -E '^(firmware|backends|fuzz|scripts|tools|size|\.cargo|\.ci)/'; then
     echo "repository-only files are in the package" >&2
     exit 1
 fi
