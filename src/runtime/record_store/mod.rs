@@ -51,6 +51,13 @@
 //!   the record they held. A later load of those exact bytes that the seal cannot open now (the
 //!   keys locked since) hands the held record back as `valid`; bytes that changed and do not
 //!   open are `locked: held-file-changed`.
+//! - **A commit never decodes what the store last read or wrote.** For an id it claims, every
+//!   store (a store that never seals included) keeps what identifies the bytes it last read or
+//!   wrote: their digest with a seal that gives one, else the bytes themselves. A save reads
+//!   the stored bytes and, when they are those, writes over them without opening or decoding
+//!   them; bytes that changed underneath (another writer past the marker) are classified
+//!   afresh, as always. The cost is one copy of the last bytes per claimed id on a store whose
+//!   seal does not digest (docs/decisions/record-store-path.md).
 //! - **A listing claims nothing**: every id the medium has, classified as a probe would, with
 //!   locked records counted ([`SessionStoreListing`](crate::session::SessionStoreListing)).
 //! - **Delete is the caller's decision**: refused ([`RecordStoreError::HasWriter`]) while
@@ -80,9 +87,10 @@
 //!   before the call stays.
 //! - **`held-file-changed` drops the claim**, like every `locked` claiming load; a later load
 //!   then reports the seal's own reason.
-//! - **The owner of held content** is what the seal says when it opens the bytes just written;
-//!   bytes this process sealed and cannot open were sealed under a write grant without keys, so
-//!   the held record is the grantee's.
+//! - **The owner of held content** is the owner the seal sealed for
+//!   ([`RecordSeal::seal_attributed`]): a save never opens what it just sealed. (A seal that
+//!   does not say so falls back to opening the bytes it sealed; bytes it sealed and cannot open
+//!   were sealed under a write grant without keys, so the held record is the grantee's.)
 //! - **`reclaim` makes the id this store's claim again** (its marker beside the record), not a
 //!   free id: a third writer never steps in between. The held bytes are forgotten (the
 //!   receiving writer may have changed them).
@@ -108,7 +116,7 @@ pub mod testing;
 
 pub use medium::{RecordMedium, WriterId, WriterIdError, WriterMark};
 pub use memory::*;
-pub use seal::{Opened, RecordSeal, SealError, Unsealed};
+pub use seal::{Opened, RecordSeal, SealError, Sealed, Unsealed};
 pub use store::*;
 
 #[cfg(feature = "record-store-fs")]

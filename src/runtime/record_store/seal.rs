@@ -24,6 +24,16 @@ pub enum Opened<'a> {
     Broken(&'static str),
 }
 
+/// What sealing a record gave: the bytes to store, and whose the sealed content is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sealed<'a> {
+    /// The bytes the store writes.
+    pub bytes: Cow<'a, [u8]>,
+    /// Whose the sealed content is, as [`RecordSeal::open`] would say of `bytes`: `None` from a
+    /// seal that never attributes.
+    pub owner: Option<RecordOwner>,
+}
+
 /// Why sealing a record failed (nothing was written).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SealError {
@@ -60,6 +70,36 @@ pub trait RecordSeal {
     /// (a sealing seal: SHA-256); `None` for a seal that never does. A store that holds a
     /// session compares it to tell a held file that changed.
     fn digest(&self, stored: &[u8]) -> Option<RecordDigest>;
+
+    /// Seals like [`seal`](Self::seal) and also says whose the sealed content is: what a store
+    /// keeps beside the bytes of a session it holds (only with a seal that gives a
+    /// [`digest`](Self::digest)).
+    ///
+    /// A seal knows whom it sealed for and should override this to say so without opening
+    /// anything (the AEAD seal and [`Unsealed`] do). The provided method is the fallback for a
+    /// seal that does not: when the seal digests, it opens what it sealed and takes the owner
+    /// from there (bytes it sealed and cannot open were sealed under a write grant without
+    /// keys: the grantee's); otherwise `owner` is `None` and nothing is opened.
+    ///
+    /// # Errors
+    /// As [`seal`](Self::seal).
+    fn seal_attributed<'a>(
+        &self,
+        id: &str,
+        plaintext: &'a [u8],
+        provenance: ContentProvenance,
+    ) -> Result<Sealed<'a>, SealError> {
+        let bytes = self.seal(id, plaintext, provenance)?;
+        let owner = if self.digest(&bytes).is_some() {
+            match self.open(id, &bytes) {
+                Opened::Plaintext { owner, .. } => owner,
+                Opened::Locked(_) | Opened::Broken(_) => Some(RecordOwner::Grantee),
+            }
+        } else {
+            None
+        };
+        Ok(Sealed { bytes, owner })
+    }
 }
 
 /// The seal of a store that never seals: stored bytes are the plaintext envelope, no owner is
@@ -87,6 +127,18 @@ impl RecordSeal for Unsealed {
     fn digest(&self, _stored: &[u8]) -> Option<RecordDigest> {
         None
     }
+
+    fn seal_attributed<'a>(
+        &self,
+        _id: &str,
+        plaintext: &'a [u8],
+        _provenance: ContentProvenance,
+    ) -> Result<Sealed<'a>, SealError> {
+        Ok(Sealed {
+            bytes: Cow::Borrowed(plaintext),
+            owner: None,
+        })
+    }
 }
 
 /// A shared seal seals as its owner does.
@@ -106,6 +158,15 @@ impl<S: RecordSeal> RecordSeal for &S {
 
     fn digest(&self, stored: &[u8]) -> Option<RecordDigest> {
         (**self).digest(stored)
+    }
+
+    fn seal_attributed<'a>(
+        &self,
+        id: &str,
+        plaintext: &'a [u8],
+        provenance: ContentProvenance,
+    ) -> Result<Sealed<'a>, SealError> {
+        (**self).seal_attributed(id, plaintext, provenance)
     }
 }
 

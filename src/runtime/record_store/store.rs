@@ -1,10 +1,12 @@
 //! The one record store ([`RecordStore`]) every medium and seal share: record ids, claims,
 //! lends, held sessions, classification and the store's error.
 
+use alloc::borrow::Cow;
 use alloc::boxed::Box;
 use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
 use alloc::vec;
+use alloc::vec::Vec;
 use core::cell::RefCell;
 use core::fmt;
 
@@ -16,7 +18,7 @@ use crate::session::{
 };
 
 use super::medium::{RecordMedium, WriterId, WriterMark};
-use super::seal::{Opened, RecordSeal, SealError, Unsealed};
+use super::seal::{Opened, RecordSeal, SealError, Sealed, Unsealed};
 
 /// Why a record id was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
@@ -189,13 +191,32 @@ pub enum RecordStoreError<E> {
     Seal(#[source] SealError),
 }
 
-/// The exact bytes a store last read or wrote for a session it holds, by digest, and what they
-/// held (kept only with a seal that digests, i.e. a sealing store).
+/// The exact bytes a store last read or wrote for a session it holds, kept for every seal so
+/// that a commit recognises them without decoding them again.
 #[derive(Clone, Debug)]
-struct Held {
-    digest: RecordDigest,
-    record: Box<InteractiveSessionRecord>,
-    owner: Option<RecordOwner>,
+enum Held {
+    /// With a seal that digests (a sealing store): the digest of the bytes and what they held,
+    /// handed back when the seal cannot open those bytes now.
+    Digested {
+        digest: RecordDigest,
+        record: Box<InteractiveSessionRecord>,
+        owner: Option<RecordOwner>,
+    },
+    /// With a seal that does not digest ([`Unsealed`]): the bytes themselves. They only spare
+    /// the commit a decode; a load never hands anything back from them.
+    Bytes(Vec<u8>),
+}
+
+/// What a load keeps of the bytes it classified, for a session it claims.
+enum Keep {
+    /// Nothing: the bytes are not a valid record (or a changed held file).
+    Nothing,
+    /// The held session as it is (its bytes are unchanged and the seal cannot open them).
+    Same,
+    /// The digest of the bytes (a sealing store), with the valid record they hold.
+    Digested(RecordDigest),
+    /// The bytes themselves (a seal that does not digest), with the valid record they hold.
+    Bytes,
 }
 
 /// What this store keeps about one id.
@@ -266,10 +287,13 @@ impl<M: RecordMedium, S: RecordSeal> RecordStore<M, S> {
         owner: Option<RecordOwner>,
     ) {
         if let Some(Claim::Claimed { held }) = self.claims.borrow_mut().get_mut(id) {
-            *held = self.seal.digest(stored).map(|digest| Held {
-                digest,
-                record: Box::new(record.clone()),
-                owner,
+            *held = Some(match self.seal.digest(stored) {
+                Some(digest) => Held::Digested {
+                    digest,
+                    record: Box::new(record.clone()),
+                    owner,
+                },
+                None => Held::Bytes(stored.to_vec()),
             });
         }
     }
@@ -473,10 +497,17 @@ impl<M: RecordMedium, S: RecordSeal> RecordStore<M, S> {
         matches!(self.claims.borrow().get(id), Some(Claim::Claimed { .. }))
     }
 
-    fn held(&self, id: &str) -> Option<Held> {
+    /// True when `stored` are the exact bytes this store last read or wrote for `id` (by the
+    /// seal's digest, or byte for byte with a seal that does not digest): no decode.
+    fn holds(&self, id: &str, stored: &[u8]) -> bool {
         match self.claims.borrow().get(id) {
-            Some(Claim::Claimed { held }) => held.clone(),
-            _ => None,
+            Some(Claim::Claimed {
+                held: Some(Held::Digested { digest, .. }),
+            }) => self.seal.digest(stored).as_ref() == Some(digest),
+            Some(Claim::Claimed {
+                held: Some(Held::Bytes(bytes)),
+            }) => bytes.as_slice() == stored,
+            _ => false,
         }
     }
 
@@ -512,38 +543,47 @@ impl<M: RecordMedium, S: RecordSeal> RecordStore<M, S> {
 
     /// Classifies `stored` under `id` with what this store holds: the held session handed back
     /// when its bytes are unchanged and the seal cannot open them now; `held-file-changed` when
-    /// they changed and the seal cannot open them. Also gives the held state a valid outcome
-    /// leaves behind.
-    fn classify_held(&self, id: &str, stored: &[u8]) -> (SessionLoadOutcome, Option<Held>) {
+    /// they changed and the seal cannot open them. Also says what a claiming load keeps.
+    fn classify_held(&self, id: &str, stored: &[u8]) -> (SessionLoadOutcome, Keep) {
         let digest = self.seal.digest(stored);
         match self.seal.open(id, stored) {
-            Opened::Locked(reason) => match self.held(id) {
-                Some(held) if Some(&held.digest) == digest.as_ref() => (
-                    SessionLoadOutcome::Valid {
-                        record: held.record.clone(),
-                        owner: held.owner,
-                    },
-                    Some(held),
-                ),
-                Some(_) => (
-                    SessionLoadOutcome::Locked {
-                        reason: LockedReason::HeldFileChanged,
-                    },
-                    None,
-                ),
-                None => (SessionLoadOutcome::Locked { reason }, None),
+            Opened::Locked(reason) => match self.claims.borrow().get(id) {
+                Some(Claim::Claimed {
+                    held:
+                        Some(Held::Digested {
+                            digest: held,
+                            record,
+                            owner,
+                        }),
+                }) => {
+                    if Some(held) == digest.as_ref() {
+                        let record = record.clone();
+                        (
+                            SessionLoadOutcome::Valid {
+                                record,
+                                owner: *owner,
+                            },
+                            Keep::Same,
+                        )
+                    } else {
+                        (
+                            SessionLoadOutcome::Locked {
+                                reason: LockedReason::HeldFileChanged,
+                            },
+                            Keep::Nothing,
+                        )
+                    }
+                }
+                _ => (SessionLoadOutcome::Locked { reason }, Keep::Nothing),
             },
             opened => {
                 let outcome = classify_opened(id, opened);
-                let held = match (&outcome, digest) {
-                    (SessionLoadOutcome::Valid { record, owner }, Some(digest)) => Some(Held {
-                        digest,
-                        record: record.clone(),
-                        owner: *owner,
-                    }),
-                    _ => None,
+                let keep = match (&outcome, digest) {
+                    (SessionLoadOutcome::Valid { .. }, Some(digest)) => Keep::Digested(digest),
+                    (SessionLoadOutcome::Valid { .. }, None) => Keep::Bytes,
+                    _ => Keep::Nothing,
                 };
-                (outcome, held)
+                (outcome, keep)
             }
         }
     }
@@ -569,8 +609,21 @@ impl<M: RecordMedium, S: RecordSeal> RecordStore<M, S> {
             self.set(id, Claim::Claimed { held: None });
             return Ok(SessionLoadOutcome::Missing);
         };
-        let (outcome, held) = self.classify_held(id, &stored);
+        let (outcome, keep) = self.classify_held(id, &stored);
         if outcome.permits_overwrite() {
+            let held = match (keep, &outcome) {
+                // The claim holds that session already.
+                (Keep::Same, _) => return Ok(outcome),
+                (Keep::Digested(digest), SessionLoadOutcome::Valid { record, owner }) => {
+                    Some(Held::Digested {
+                        digest,
+                        record: record.clone(),
+                        owner: *owner,
+                    })
+                }
+                (Keep::Bytes, SessionLoadOutcome::Valid { .. }) => Some(Held::Bytes(stored)),
+                _ => None,
+            };
             self.set(id, Claim::Claimed { held });
         } else {
             // Nothing runs from corrupt, unsupported or locked: the claim is dropped.
@@ -615,30 +668,27 @@ impl<M: RecordMedium, S: RecordSeal> RecordStore<M, S> {
             }
         }
         let written = self.write_record(id, record, provenance).await;
-        let held = match written {
-            Ok(held) => held,
+        let (held, digest) = match written {
+            Ok(written) => written,
             Err(error) => {
                 self.drop_fresh_claim(id, was_held).await?;
                 return Err(error);
             }
         };
-        let digest = held.as_ref().map(|held| held.digest.clone());
         match purpose {
-            SavePurpose::Run => self.set(id, Claim::Claimed { held }),
+            SavePurpose::Run => self.set(id, Claim::Claimed { held: Some(held) }),
             SavePurpose::HandOff => self.set(id, Claim::Lent { to: None }),
         }
         Ok((SaveOutcome::Saved, digest))
     }
 
-    /// True when what is stored under `id` may be written over: nothing, a valid record, or the
-    /// exact bytes of a session this store holds.
+    /// True when what is stored under `id` may be written over: nothing, the exact bytes of a
+    /// session this store holds (recognised without a decode), or a valid record.
     async fn check_overwrite(&self, id: &str) -> Outcome<bool, M> {
         let Some(stored) = self.read(id).await? else {
             return Ok(true);
         };
-        if let (Some(held), Some(digest)) = (self.held(id), self.seal.digest(&stored))
-            && held.digest == digest
-        {
+        if self.holds(id, &stored) {
             return Ok(true);
         }
         Ok(self.classify(id, &stored).permits_overwrite())
@@ -649,30 +699,34 @@ impl<M: RecordMedium, S: RecordSeal> RecordStore<M, S> {
         id: &str,
         record: &InteractiveSessionRecord,
         provenance: ContentProvenance,
-    ) -> Outcome<Option<Held>, M> {
+    ) -> Outcome<(Held, Option<RecordDigest>), M> {
         let plaintext =
             encode_session_record(record).map_err(|e| RecordStoreError::Encode(e.to_string()))?;
-        let sealed = self
+        // Whose the written content is: the owner the seal sealed for (nothing is opened).
+        let Sealed { bytes, owner } = self
             .seal
-            .seal(id, &plaintext, provenance)
+            .seal_attributed(id, &plaintext, provenance)
             .map_err(RecordStoreError::Seal)?;
         self.medium
-            .write(id, &sealed)
+            .write(id, &bytes)
             .await
             .map_err(RecordStoreError::Medium)?;
-        Ok(self.seal.digest(&sealed).map(|digest| {
-            // Whose the written content is, as the seal says; bytes this process sealed and
-            // cannot open were sealed under a write grant without keys: the grantee's.
-            let owner = match self.seal.open(id, &sealed) {
-                Opened::Plaintext { owner, .. } => owner,
-                Opened::Locked(_) | Opened::Broken(_) => Some(RecordOwner::Grantee),
-            };
-            Held {
-                digest,
+        let digest = self.seal.digest(&bytes);
+        let held = match &digest {
+            Some(digest) => Held::Digested {
+                digest: digest.clone(),
                 record: Box::new(record.clone()),
                 owner,
-            }
-        }))
+            },
+            // The bytes written are kept as they are: the plaintext itself when the seal handed
+            // it back, so nothing is copied.
+            None => Held::Bytes(match bytes {
+                Cow::Owned(bytes) => bytes,
+                Cow::Borrowed(bytes) if core::ptr::eq(bytes, plaintext.as_slice()) => plaintext,
+                Cow::Borrowed(bytes) => bytes.to_vec(),
+            }),
+        };
+        Ok((held, digest))
     }
 
     #[cfg_attr(not(feature = "sealing"), allow(dead_code))] // The sealing members' hook.
@@ -780,5 +834,123 @@ impl<M: RecordMedium, S: RecordSeal> InteractiveSessionStore for RecordStore<M, 
             .await
             .map_err(RecordStoreError::Medium)?;
         removed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use alloc::borrow::Cow;
+    use core::cell::Cell;
+
+    use super::*;
+    use crate::runtime::record_store::MemoryMedium;
+
+    /// [`Unsealed`], counting every open: with a store that never seals, every classification
+    /// of stored bytes (a decode) opens them once.
+    #[derive(Default)]
+    struct CountingUnsealed {
+        opened: Cell<usize>,
+    }
+
+    impl RecordSeal for CountingUnsealed {
+        fn open<'a>(&self, id: &str, stored: &'a [u8]) -> Opened<'a> {
+            self.opened.set(self.opened.get() + 1);
+            Unsealed.open(id, stored)
+        }
+
+        fn seal<'a>(
+            &self,
+            id: &str,
+            plaintext: &'a [u8],
+            provenance: ContentProvenance,
+        ) -> Result<Cow<'a, [u8]>, SealError> {
+            Unsealed.seal(id, plaintext, provenance)
+        }
+
+        fn digest(&self, stored: &[u8]) -> Option<RecordDigest> {
+            Unsealed.digest(stored)
+        }
+    }
+
+    /// Runs a store call over the memory medium (it never waits).
+    fn ready<F: core::future::Future>(future: F) -> F::Output {
+        let mut future = core::pin::pin!(future);
+        let mut cx = core::task::Context::from_waker(core::task::Waker::noop());
+        match future.as_mut().poll(&mut cx) {
+            core::task::Poll::Ready(output) => output,
+            core::task::Poll::Pending => panic!("a memory store call waited"),
+        }
+    }
+
+    fn record(second: u8) -> InteractiveSessionRecord {
+        InteractiveSessionRecord::new(
+            "s1",
+            "/work",
+            "2025-01-01T00:00:00.000Z",
+            alloc::format!("2025-01-01T00:00:{second:02}.000Z"),
+        )
+    }
+
+    fn save<M: RecordMedium, S: RecordSeal>(
+        store: &RecordStore<M, S>,
+        record: &InteractiveSessionRecord,
+    ) -> SaveOutcome
+    where
+        M::Error: fmt::Debug,
+    {
+        ready(store.save(record, SavePurpose::Run, ContentProvenance::Session)).expect("a save")
+    }
+
+    #[test]
+    fn a_commit_never_re_decodes_what_the_store_last_wrote_or_read() {
+        let medium = MemoryMedium::new();
+        let a = RecordStore::new(
+            &medium,
+            CountingUnsealed::default(),
+            WriterId::new("a").expect("id"),
+        );
+        assert_eq!(save(&a, &record(1)), SaveOutcome::Saved);
+        assert_eq!(save(&a, &record(2)), SaveOutcome::Saved);
+        assert_eq!(save(&a, &record(3)), SaveOutcome::Saved);
+        assert_eq!(
+            a.seal().opened.get(),
+            0,
+            "a commit decoded the bytes this store wrote"
+        );
+        ready(a.release("s1")).expect("released");
+
+        // Bytes this store read (a claiming load decodes them once) are not decoded again.
+        let b = RecordStore::new(
+            &medium,
+            CountingUnsealed::default(),
+            WriterId::new("b").expect("id"),
+        );
+        assert!(matches!(
+            ready(b.load("s1", LoadPurpose::Resume)),
+            Ok(SessionLoadOutcome::Valid { .. })
+        ));
+        assert_eq!(b.seal().opened.get(), 1);
+        assert_eq!(save(&b, &record(4)), SaveOutcome::Saved);
+        assert_eq!(
+            b.seal().opened.get(),
+            1,
+            "a commit decoded the bytes this store read"
+        );
+
+        // Bytes that changed underneath (written past the marker) are classified afresh.
+        ready(medium.write("s1", b"not a record")).expect("planted");
+        assert_eq!(
+            save(&b, &record(5)),
+            SaveOutcome::Refused {
+                reason: SaveRefusal::Unreadable
+            }
+        );
+        assert_eq!(ready(medium.read("s1")), Ok(Some(b"not a record".to_vec())));
+        let other = encode_session_record(&record(6)).expect("encodes");
+        ready(medium.write("s1", &other)).expect("planted");
+        assert_eq!(save(&b, &record(7)), SaveOutcome::Saved);
+        assert_eq!(b.seal().opened.get(), 3);
+        assert_eq!(save(&b, &record(8)), SaveOutcome::Saved);
+        assert_eq!(b.seal().opened.get(), 3);
     }
 }
