@@ -24,9 +24,9 @@
 //! when a ratio is above it.
 //!
 //! Run:
-//! `cargo bench --no-default-features --features session,serde --bench record_decode -- --warm-up-time 1 --measurement-time 3`;
+//! `cargo bench --no-default-features --features record-codec --bench record_decode -- --warm-up-time 1 --measurement-time 3`;
 //! the locating group alone, ratios printed last:
-//! `cargo bench --no-default-features --features session,serde --bench record_decode -- record_locate --warm-up-time 0.5 --measurement-time 2`.
+//! `cargo bench --no-default-features --features record-codec --bench record_decode -- record_locate --warm-up-time 0.5 --measurement-time 2`.
 
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -36,10 +36,8 @@ use agent_interface::agent_core::{
     AssistantMessage, BaseMessage, HistoryEntry, MessageState, SystemMessage, ToolCall,
     ToolCallFunction, ToolMessage, ToolSchema, UniversalMessage, UserMessage, Value,
 };
-use agent_interface::session::{
-    InteractiveSessionRecord, SessionRecordDecodeOutcome, decode_session_record,
-    encode_session_record,
-};
+use agent_interface::runtime::record_codec::{decode_session_record, encode_session_record};
+use agent_interface::session::{InteractiveSessionRecord, SessionRecordDecodeOutcome};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group};
 use serde::de::DeserializeOwned;
 

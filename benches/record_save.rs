@@ -29,12 +29,13 @@ use agent_interface::agent_core::{
     AssistantMessage, BaseMessage, HistoryEntry, MessageState, SystemMessage, ToolCall,
     ToolCallFunction, ToolMessage, ToolSchema, UniversalMessage, UserMessage, Value,
 };
+use agent_interface::runtime::record_codec::encode_session_record;
 use agent_interface::runtime::record_store::{
     MemoryMedium, MemoryRecordStore, RecordStore, Unsealed, WriterId,
 };
 use agent_interface::session::{
     ContentProvenance, InteractiveSessionRecord, InteractiveSessionStore, LoadPurpose, SaveOutcome,
-    SavePurpose, SessionLoadOutcome, encode_session_record,
+    SavePurpose, SessionLoadOutcome,
 };
 use criterion::{Criterion, Throughput, criterion_group};
 use serde::de::DeserializeOwned;

@@ -30,7 +30,8 @@
 //! | `runtime::policy` | `policy` | per-session permission rules, their store and enforcement (`agent_core`) |
 //! | `runtime::reconcile` | `reconcile` | closing interrupted tool calls on wake (`agent_core`) |
 //! | `runtime::transport` | `transport-runtime` | the lifecycle guard and registry, payload channels, admission (`transport`) |
-//! | `runtime::record_store` | `record-store` (+ `record-store-fs`, `sealing`) | session record stores: memory, files, sealed (`session`) |
+//! | `runtime::record_codec` | `record-codec` | the session record codec: envelope encoder, total decoder with located issues (`session`) |
+//! | `runtime::record_store` | `record-store` (+ `record-store-fs`, `sealing`) | session record stores: memory, files, sealed (`session`, `runtime::record_codec`) |
 //! | `runtime::session_cache` | `session-cache` | the TTL session cache, fork, ownership rows, bounded-tail wake (`session`, `runtime::reconcile`) |
 //! | `runtime::shared_memory` | `shared-memory` | the read-only shared-memory provider seam (`agent_core`) |
 //!
@@ -83,6 +84,7 @@ pub mod tui;
     feature = "transport-runtime",
     feature = "policy",
     feature = "reconcile",
+    feature = "record-codec",
     feature = "record-store",
     feature = "session-cache",
     feature = "shared-memory"

@@ -32,7 +32,8 @@ const EDGES: &[(&str, &[&str])] = &[
     // runtime pieces
     ("runtime::policy",     &["agent_core"]),
     ("runtime::reconcile",  &["agent_core"]),
-    ("runtime::record_store", &["agent_core", "analytics", "command", "execution", "session"]),
+    ("runtime::record_codec", &["agent_core", "analytics", "command", "execution", "session"]),
+    ("runtime::record_store", &["agent_core", "analytics", "command", "execution", "session", "runtime::record_codec"]),
     ("runtime::session_cache", &["agent_core", "analytics", "command", "execution", "session", "runtime::reconcile"]),
     ("runtime::shared_memory", &["agent_core"]),
     ("runtime::transport",  &["agent_core", "transport"]),

@@ -4,14 +4,13 @@
 //! field, a relayed channel event payload) drifted on every store or relay cycle. The crate reads
 //! JSON with serde_json's `float_roundtrip` feature, which parses to the nearest `f64`.
 //!
-//! Host only: the cases need the `session`, `transport-runtime` and `serde` features together, and
+//! Host only: the cases need the `record-codec` and `transport-runtime` features together, and
 //! the property test is about serde_json's reader, which the firmware links the same way.
 
 use agent_interface::agent_core::Value;
+use agent_interface::runtime::record_codec::{decode_session_record, encode_session_record};
 use agent_interface::runtime::transport::{decode_channel_frame, encode_channel_frame};
-use agent_interface::session::{
-    SessionRecordDecodeOutcome, decode_session_record, encode_session_record,
-};
+use agent_interface::session::SessionRecordDecodeOutcome;
 use agent_interface::transport::{ChannelEventFrame, ChannelFrame, ChannelName};
 
 #[path = "suites/seeded.rs"]

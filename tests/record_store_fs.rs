@@ -22,6 +22,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use agent_interface::agent_core::ErrorValue;
 use agent_interface::conformance::{EveryCase, StopAtFirst};
+use agent_interface::runtime::record_codec::encode_session_record;
 use agent_interface::runtime::record_store::testing::{
     RecordStoreCase, UnsealedFixture, run_record_store_conformance,
 };
@@ -31,7 +32,7 @@ use agent_interface::runtime::record_store::{
 };
 use agent_interface::session::{
     ContentProvenance, InteractiveSessionRecord, InteractiveSessionStore, LoadPurpose, SaveOutcome,
-    SavePurpose, SaveRefusal, SessionLoadOutcome, SessionLoadStatus, encode_session_record,
+    SavePurpose, SaveRefusal, SessionLoadOutcome, SessionLoadStatus,
 };
 
 use seeded::Seeded;

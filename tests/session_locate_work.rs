@@ -11,7 +11,8 @@
 #![cfg(not(any(target_family = "wasm", target_os = "none")))]
 
 use agent_interface::agent_core::Value;
-use agent_interface::session::{SessionRecordDecodeOutcome, decode_session_record};
+use agent_interface::runtime::record_codec::decode_session_record;
+use agent_interface::session::SessionRecordDecodeOutcome;
 
 #[path = "common/counting_allocator.rs"]
 mod counting_allocator;
@@ -202,7 +203,7 @@ fn locating_a_crafted_corrupt_record_allocates_linearly() {
 #[cfg(feature = "testing")]
 #[test]
 fn what_the_fast_path_decoded_is_skipped_only_where_the_answer_stays_the_same() {
-    use agent_interface::session::decode_session_record_by_locating;
+    use agent_interface::runtime::record_codec::decode_session_record_by_locating;
 
     let good = |index: usize| message(index, r#""t""#, "{}");
     let bad = |index: usize| message(index, "5", "{}");

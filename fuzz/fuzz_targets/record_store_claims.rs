@@ -19,13 +19,14 @@
 
 use std::collections::BTreeMap;
 
+use agent_interface::runtime::record_codec::{decode_session_record, encode_session_record};
 use agent_interface::runtime::record_store::{
     MemoryMedium, MemoryRecordStore, RecordMedium, RecordStore, RecordStoreError, RecordWriter,
     Unsealed, WriterId,
 };
 use agent_interface::session::{
     ContentProvenance, InteractiveSessionRecord, InteractiveSessionStore, LoadPurpose, SaveOutcome,
-    SavePurpose, SaveRefusal, SessionLoadOutcome, decode_session_record, encode_session_record,
+    SavePurpose, SaveRefusal, SessionLoadOutcome,
 };
 use agent_interface_fuzz::{SmallId, block_on, record};
 use arbitrary::Arbitrary;

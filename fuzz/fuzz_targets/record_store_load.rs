@@ -13,13 +13,14 @@
 //!   over a valid record it is saved and loads back equal.
 #![no_main]
 
+use agent_interface::runtime::record_codec::decode_session_record;
 use agent_interface::runtime::record_store::{
     MemoryMedium, OtherWriter, RecordMedium, RecordStore, RecordStoreError, RecordWriter, Unsealed,
     WriterId,
 };
 use agent_interface::session::{
     ContentProvenance, InteractiveSessionStore, LoadPurpose, SaveOutcome, SavePurpose, SaveRefusal,
-    SessionLoadOutcome, decode_session_record,
+    SessionLoadOutcome,
 };
 use agent_interface_fuzz::{block_on, record};
 use libfuzzer_sys::fuzz_target;

@@ -20,13 +20,14 @@
 
 use std::borrow::Cow;
 
+use agent_interface::runtime::record_codec::decode_session_record;
 use agent_interface::runtime::record_store::{
     AeadSeal, KeyId, KeyRole, Keyring, MemoryMedium, Opened, RecordMedium, RecordSeal, RecordStore,
     SealedHeader, WriterId,
 };
 use agent_interface::session::{
     ContentProvenance, InteractiveSessionStore, LoadPurpose, LockedReason, RecordOwner,
-    SessionLoadOutcome, decode_session_record,
+    SessionLoadOutcome,
 };
 use agent_interface_fuzz::{FuzzRng, block_on};
 use libfuzzer_sys::fuzz_target;

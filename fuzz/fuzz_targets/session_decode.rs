@@ -12,10 +12,10 @@
 //! - `corrupt` always carries at least one issue.
 #![no_main]
 
-use agent_interface::session::{
-    SessionRecordDecodeOutcome, decode_session_record, decode_session_record_by_locating,
-    encode_session_record,
+use agent_interface::runtime::record_codec::{
+    decode_session_record, decode_session_record_by_locating, encode_session_record,
 };
+use agent_interface::session::SessionRecordDecodeOutcome;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -8,6 +8,8 @@
 pub mod policy;
 #[cfg(feature = "reconcile")]
 pub mod reconcile;
+#[cfg(feature = "record-codec")]
+pub mod record_codec;
 #[cfg(feature = "record-store")]
 pub mod record_store;
 #[cfg(feature = "session-cache")]

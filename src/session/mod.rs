@@ -11,7 +11,7 @@
 //! | turn identity | `turn`, `execution_result` | a turn id is minted at acceptance and kept while queued; a completion is a result, an interrupted partial result (local history only: it cannot become an answer), or a turn-not-run outcome with exactly three reasons (`coalesced`, `dropped`, `cancelled`), told apart from a failure inside the turn by [`TurnError::is_turn_not_run`]; turn source is attribution, not proof of admission; a peer turn without a driver id is refused |
 //! | events | `events`, `event_payloads`, `prompt`, `tool_state`, `branch`, `goal`, `plan`, `status` | the 28 events of the session event map as [`SessionEvent`], on the wire as `{"type", "event"}`; one canonical `prompt_resolved` for every prompt kind; `permission_request` says whether project consent can be persisted; a finished tool event names its view by reference |
 //! | capabilities | `capability`, `runtime_tools` | the 20 role ports and their 48 members; a host in which initialization state, pending-turn count and active driver cannot be left out; reading a role tells absent from present-returning-nothing ([`CapabilityRead`]); runtime tools fail closed unless a prompt is allowed, and cancelling a call withdraws its prompt |
-//! | records | `record`, `store`, `decode` | the complete resumable record keeps fields a writer does not own; the store port is CRUD with no record path; a load ends in one of five outcomes, only `missing` permits recovery, and a writer never overwrites corrupt, unsupported or locked records; bad bytes decode to `corrupt`, never a panic, never `missing` |
+//! | records | `record`, `store`, `decode` | the complete resumable record keeps fields a writer does not own; the store port is CRUD with no record path; a load ends in one of five outcomes, only `missing` permits recovery, and a writer never overwrites corrupt, unsupported or locked records; a decode answers valid, corrupt (located issues) or unsupported, never `missing`; the codec itself is the `record-codec` runtime piece |
 //! | loops | `loop_state` | a self-paced loop is one enum of phases with a pure transition function; stale wakes after a resume are refused and a refused transition changes nothing |
 //! | directory | `summary`, `directory`, `binding`, `refusal` | listings, the directory port, per-client bindings, and the session change/delete refusals with their exact code lists |
 //! | channel | `interaction` | the in-process interaction channel (its `write` is mandatory), the agent driver, and the pure readers over an event stream |
@@ -52,6 +52,8 @@ pub mod testing;
 pub use binding::*;
 pub use branch::*;
 pub use capability::*;
+// With `serde`, also the crate-private member decoder the record codec (runtime piece
+// `record-codec`) shares with the record's own `Deserialize`, named through this root.
 pub use decode::*;
 pub use directory::*;
 pub use event_payloads::*;

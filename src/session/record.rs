@@ -18,9 +18,9 @@
 //!   so a Rust store and a TypeScript store read each other's files. The record type has no
 //!   version member (the TypeScript contract declares none); the version of the pair is
 //!   [`SESSION_RECORD_SCHEMA_VERSION`]. A change to either shape that an older reader would
-//!   decode wrongly bumps it. The envelope is written and read by
-//!   [`encode_session_record`](super::encode_session_record) and
-//!   [`decode_session_record`](super::decode_session_record) (feature `serde`).
+//!   decode wrongly bumps it. The envelope is written and read by `encode_session_record` and
+//!   `decode_session_record`, the record codec (runtime piece `record-codec`,
+//!   `runtime::record_codec`).
 //! - **Timestamps** (`createdAt`, `updatedAt`) are ISO-8601 strings carried as written; nothing
 //!   here validates them, and no value of them changes how a load is classified.
 //! - **`history`** holds untyped payloads (`HistoryEntry<Value>`): the timeline is append-only

@@ -20,8 +20,8 @@
 //! - **No field value but the id changes the outcome.** The store decodes the envelope and checks
 //!   the shape (inspection); the record's own id must equal the id it is stored under, and no
 //!   other member's value may turn one outcome into another. The pure decoder
-//!   ([`decode_session_record`](super::decode_session_record), feature `serde`) keeps this rule
-//!   and is what a store built on bytes uses.
+//!   (`decode_session_record`, the `record-codec` runtime piece) keeps this rule and is what a
+//!   store built on bytes uses.
 //! - **No record path.** The port owns CRUD only and has no member that returns where a record
 //!   lives (the older optional `getFilePath` is gone on purpose): a reusable absolute path would
 //!   let a caller read or write the record behind the store's back, skipping the decode, the

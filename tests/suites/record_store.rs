@@ -12,6 +12,7 @@ use core::convert::Infallible;
 
 use agent_interface::agent_core::ErrorValue;
 use agent_interface::conformance::{EveryCase, StopAtFirst, SuiteCase};
+use agent_interface::runtime::record_codec::encode_session_record;
 use agent_interface::runtime::record_store::testing::{
     MemoryRecordStoreFixture, RecordStoreCase, RecordStoreConformanceFailure, RecordStoreFixture,
     RecordStoreProblem, run_record_store_case, run_record_store_conformance,
@@ -20,7 +21,7 @@ use agent_interface::runtime::record_store::*;
 use agent_interface::session::{
     ContentProvenance, DigestAlgorithm, InteractiveSessionRecord, InteractiveSessionStore,
     LoadPurpose, LockedReason, RecordDigest, RecordOwner, SaveOutcome, SavePurpose, SaveRefusal,
-    SessionLoadOutcome, SessionLoadStatus, Sha256Digest, encode_session_record,
+    SessionLoadOutcome, SessionLoadStatus, Sha256Digest,
 };
 
 use crate::support::{block_on, s};

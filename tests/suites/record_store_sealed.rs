@@ -14,12 +14,13 @@ use alloc::vec::Vec;
 use core::convert::Infallible;
 use core::fmt;
 
+use agent_interface::runtime::record_codec::encode_session_record;
 use agent_interface::runtime::record_store::rand_core::{TryCryptoRng, TryRng};
 use agent_interface::runtime::record_store::*;
 use agent_interface::session::{
     ContentProvenance, DigestAlgorithm, InteractiveSessionRecord, InteractiveSessionStore,
     LoadPurpose, LockedReason, RaiseOutcome, RecordDigest, RecordOwner, SaveOutcome, SavePurpose,
-    SaveRefusal, SealingSessionStore, SessionLoadOutcome, TokenIssue, encode_session_record,
+    SaveRefusal, SealingSessionStore, SessionLoadOutcome, TokenIssue,
 };
 
 use crate::support::{block_on, s};

@@ -23,6 +23,7 @@ use agent_interface::agent_core::{
 };
 use agent_interface::conformance::{EveryCase, StopAtFirst, SuiteCase};
 use agent_interface::runtime::reconcile::ReconcileInputs;
+use agent_interface::runtime::record_codec::encode_session_record;
 use agent_interface::runtime::record_store::{
     MemoryMedium, RecordMedium, RecordStore, Unsealed, WriterId,
 };
@@ -35,7 +36,7 @@ use agent_interface::runtime::session_cache::*;
 use agent_interface::session::{
     ContentProvenance, InteractiveSessionRecord, InteractiveSessionStore, LoadPurpose,
     LockedReason, SaveOutcome, SavePurpose, SaveRefusal, SessionLoadOutcome, SessionLoadStatus,
-    SessionStoreListing, encode_session_record,
+    SessionStoreListing,
 };
 
 use crate::support::{block_on, golden, s, to_json};

@@ -14,13 +14,15 @@ use core::future::Future;
 use core::task::{Context, Poll, Waker};
 
 use agent_interface::agent_core::{UniversalMessage, Value};
+use agent_interface::runtime::record_codec::{
+    decode_session_record, decode_session_record_by_locating, encode_session_record,
+};
 use agent_interface::session::{
     ContentProvenance, CrossStoreToken, DigestAlgorithm, InteractiveSessionRecord,
     InteractiveSessionStore, LoadPurpose, LockedReason, RaiseOutcome, RecordOwner,
     SESSION_RECORD_SCHEMA_VERSION, SaveOutcome, SavePurpose, SaveRefusal, SessionListEntry,
     SessionLoadOutcome, SessionLoadStatus, SessionRecordDecodeIssue, SessionRecordDecodeOutcome,
-    SessionStoreListing, decode_session_record, decode_session_record_by_locating,
-    encode_session_record,
+    SessionStoreListing,
 };
 
 use crate::support::{from_json, golden, rejects, to_json};

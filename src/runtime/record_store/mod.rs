@@ -21,7 +21,7 @@
 //!   with `.`, no `..`) before it reaches the medium, so a file medium uses it as a file name as it is.
 //!   Otherwise [`RecordStoreError::InvalidId`].
 //! - **Classification.** Stored bytes go through the seal ([`RecordSeal::open`]): a plaintext
-//!   envelope is decoded by [`decode_session_record`](crate::session::decode_session_record)
+//!   envelope is decoded by [`decode_session_record`](crate::runtime::record_codec::decode_session_record)
 //!   (whose id check makes a record stored under another id `corrupt`) and a valid record
 //!   carries the seal's owner; a seal that cannot open intact bytes answers `locked` with its
 //!   reason; bytes the seal cannot verify are `corrupt` (one issue at the root, no cwd). No

@@ -10,11 +10,11 @@ use alloc::vec::Vec;
 use core::cell::RefCell;
 use core::fmt;
 
+use crate::runtime::record_codec::{decode_session_record, encode_session_record};
 use crate::session::{
     ContentProvenance, InteractiveSessionRecord, InteractiveSessionStore, LoadPurpose,
     LockedReason, RecordDigest, RecordOwner, SaveOutcome, SavePurpose, SaveRefusal,
     SessionListEntry, SessionLoadOutcome, SessionRecordDecodeIssue, SessionStoreListing,
-    decode_session_record, encode_session_record,
 };
 
 use super::medium::{RecordMedium, WriterId, WriterMark};

@@ -33,10 +33,11 @@ use core::fmt;
 
 use crate::agent_core::ErrorValue;
 use crate::conformance::{CaseHarness, SuiteCase, run_suite};
+use crate::runtime::record_codec::encode_session_record;
 use crate::session::{
     ContentProvenance, InteractiveSessionRecord, InteractiveSessionStore, LoadPurpose,
     RecordDigest, SaveOutcome, SavePurpose, SaveRefusal, SessionLoadOutcome, SessionLoadStatus,
-    SessionStoreListing, encode_session_record,
+    SessionStoreListing,
 };
 
 use super::{

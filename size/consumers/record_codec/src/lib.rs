@@ -6,9 +6,8 @@
 //! unsupported version.
 #![no_std]
 
-use agent_interface::session::{
-    SessionRecordDecodeOutcome, decode_session_record, encode_session_record,
-};
+use agent_interface::runtime::record_codec::{decode_session_record, encode_session_record};
+use agent_interface::session::SessionRecordDecodeOutcome;
 
 /// Decodes the record in `input` and encodes it back.
 #[must_use]

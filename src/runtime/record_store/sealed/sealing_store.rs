@@ -5,10 +5,10 @@ use alloc::vec::Vec;
 
 use rand_core::TryCryptoRng;
 
+use crate::runtime::record_codec::decode_session_record;
 use crate::session::{
     ContentProvenance, CrossStoreToken, RaiseOutcome, RecordDigest, RecordOwner, SaveOutcome,
     SavePurpose, SealingSessionStore, SessionLoadOutcome, SessionRecordDecodeOutcome, TokenIssue,
-    decode_session_record,
 };
 
 use super::aead::{AeadSeal, WriteLog};
