@@ -101,7 +101,7 @@ cargo test --release --no-default-features --features record-store-fs,testing --
 step "compile-fail cases per feature set"
 cargo test --no-default-features --test isolation
 for feature in analytics tui agent-core command execution agent-core,analytics,command,execution session \
-    transport transport-runtime session-mobility policy reconcile record-store record-store-fs sealing \
+    transport transport-runtime session-mobility policy reconcile record-codec record-store record-store-fs sealing \
     session-cache shared-memory; do
     cargo test --no-default-features --features "$feature" --test isolation
 done

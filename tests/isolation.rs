@@ -16,6 +16,7 @@
 //! cargo test --no-default-features --features session-mobility --test isolation
 //! cargo test --no-default-features --features policy --test isolation
 //! cargo test --no-default-features --features reconcile --test isolation
+//! cargo test --no-default-features --features record-codec --test isolation
 //! cargo test --no-default-features --features record-store --test isolation
 //! cargo test --no-default-features --features record-store-fs --test isolation
 //! cargo test --no-default-features --features sealing --test isolation
@@ -45,6 +46,7 @@ const FAMILIES: &[(&str, bool)] = &[
     ("transport-runtime", cfg!(feature = "transport-runtime")),
     ("policy", cfg!(feature = "policy")),
     ("reconcile", cfg!(feature = "reconcile")),
+    ("record-codec", cfg!(feature = "record-codec")),
     ("record-store", cfg!(feature = "record-store")),
     ("record-store-fs", cfg!(feature = "record-store-fs")),
     ("sealing", cfg!(feature = "sealing")),
@@ -136,11 +138,28 @@ const SETS: &[(&[&str], &str, &[&str])] = &[
             "command",
             "execution",
             "session",
+            "record-codec",
+        ],
+        "tests/ui/only_record_codec/*.rs",
+        &[
+            "tests/ui/reach/session.rs",
+            "tests/ui/reach/record_codec.rs",
+        ],
+    ),
+    (
+        &[
+            "agent-core",
+            "analytics",
+            "command",
+            "execution",
+            "session",
+            "record-codec",
             "record-store",
         ],
         "tests/ui/only_record_store/*.rs",
         &[
             "tests/ui/reach/session.rs",
+            "tests/ui/reach/record_codec.rs",
             "tests/ui/reach/record_store.rs",
         ],
     ),
@@ -151,6 +170,7 @@ const SETS: &[(&[&str], &str, &[&str])] = &[
             "command",
             "execution",
             "session",
+            "record-codec",
             "record-store",
             "record-store-fs",
         ],
@@ -167,6 +187,7 @@ const SETS: &[(&[&str], &str, &[&str])] = &[
             "command",
             "execution",
             "session",
+            "record-codec",
             "record-store",
             "sealing",
         ],

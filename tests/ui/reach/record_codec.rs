@@ -1,0 +1,19 @@
+//! With `record-codec`, the encoder and the decoder are reachable and round-trip a record.
+use agent_interface::runtime::record_codec::{decode_session_record, encode_session_record};
+use agent_interface::session::{InteractiveSessionRecord, SessionRecordDecodeOutcome};
+
+fn main() {
+    let record = InteractiveSessionRecord {
+        id: "s-1".into(),
+        ..InteractiveSessionRecord::default()
+    };
+    let bytes = encode_session_record(&record).expect("a record without untyped numbers encodes");
+    assert!(matches!(
+        decode_session_record(&bytes, "s-1"),
+        SessionRecordDecodeOutcome::Valid { .. }
+    ));
+    assert!(matches!(
+        decode_session_record(b"not json", "s-1"),
+        SessionRecordDecodeOutcome::Corrupt { .. }
+    ));
+}
