@@ -105,6 +105,10 @@ for feature in analytics tui agent-core command execution agent-core,analytics,c
     session-cache shared-memory; do
     cargo test --no-default-features --features "$feature" --test isolation
 done
+# `testing` brings the conformance suites in: a family's tests run with its suites stay green.
+for features in shared-memory,testing policy,testing transport,testing record-store,testing; do
+    cargo test --no-default-features --features "$features" --test isolation
+done
 
 step "PostgreSQL backends against a throwaway server (backends/postgres, scripts/postgres.sh)"
 bash scripts/postgres.sh

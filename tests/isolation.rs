@@ -28,6 +28,13 @@
 //! The test reads which family features are on and picks the cases of that set; a feature set
 //! with no cases of its own (say `analytics,tui`) is covered by the sets above and says so.
 //!
+//! Features that are not families can make an item reachable too: `testing` turns on the
+//! conformance suites. A compile-fail case that expects such an item out of reach is named after
+//! the feature that brings it in ([`MODIFIERS`]), and is left out when that feature is on, so a
+//! family's tests run with its suites (`--features shared-memory,testing`) are green as well.
+//! `serde` and `std` bring in no item a case expects out of reach: every `serde`-gated item also
+//! needs its family, and the file medium needs `record-store-fs`, not `std` alone.
+//!
 //! Each compile-fail case has a `.stderr` snapshot naming the gate ("the item is gated behind the
 //! `analytics` feature"), so a case that fails for another reason fails the test. Snapshots hold
 //! rustc's wording: they are made with the toolchain of `rust-toolchain.toml`.
@@ -53,6 +60,14 @@ const FAMILIES: &[(&str, bool)] = &[
     ("session-cache", cfg!(feature = "session-cache")),
     ("shared-memory", cfg!(feature = "shared-memory")),
 ];
+
+/// Features that are not families but make items reachable, each with the compile-fail cases
+/// (file names, in any folder) that expect those items out of reach and so need it off.
+const MODIFIERS: &[(&str, bool, &[&str])] = &[(
+    "testing",
+    cfg!(feature = "testing"),
+    &["testing.rs", "conformance.rs"],
+)];
 
 /// The compile-fail folder and reachability cases of each feature set that has cases.
 /// `command` and `execution` turn `agent-core` on, so "only command" is `agent-core,command`.
@@ -234,11 +249,72 @@ fn each_family_is_reachable_exactly_with_its_feature() {
     }
     match SETS.iter().find(|(set, _, _)| *set == on.as_slice()) {
         Some((_, unreachable, reachable)) => {
-            cases.compile_fail(*unreachable);
+            for case in compile_fail_cases(unreachable) {
+                cases.compile_fail(case);
+            }
             for case in *reachable {
                 cases.pass(*case);
             }
         }
         None => eprintln!("isolation: no cases for the feature set {on:?}; see the sets in SETS"),
+    }
+}
+
+/// The files of a compile-fail folder pattern (`tests/ui/<set>/*.rs`), without the cases of the
+/// modifiers that are on.
+fn compile_fail_cases(pattern: &str) -> Vec<std::path::PathBuf> {
+    let folder = pattern
+        .strip_suffix("/*.rs")
+        .expect("compile-fail folders are given as <folder>/*.rs");
+    let skipped: Vec<&str> = MODIFIERS
+        .iter()
+        .filter(|(_, on, _)| *on)
+        .flat_map(|(_, _, cases)| cases.iter().copied())
+        .collect();
+    let mut cases: Vec<std::path::PathBuf> = std::fs::read_dir(folder)
+        .unwrap_or_else(|error| panic!("cannot list {folder}: {error}"))
+        .map(|entry| entry.expect("a readable folder entry").path())
+        .filter(|path| path.extension().is_some_and(|extension| extension == "rs"))
+        .filter(|path| {
+            let name = path
+                .file_name()
+                .and_then(|name| name.to_str())
+                .unwrap_or("");
+            !skipped.contains(&name)
+        })
+        .collect();
+    cases.sort();
+    cases
+}
+
+#[test]
+fn the_modifier_cases_exist_where_the_modifier_gates_something() {
+    // A case list that names no file would silently skip nothing: every modifier case name
+    // must be a compile-fail case somewhere, and must name the modifier in its snapshot.
+    for (feature, _, names) in MODIFIERS {
+        for name in *names {
+            let snapshots: Vec<String> = std::fs::read_dir("tests/ui")
+                .expect("tests/ui")
+                .map(|entry| {
+                    entry
+                        .expect("entry")
+                        .path()
+                        .join(name)
+                        .with_extension("stderr")
+                })
+                .filter(|path| path.exists())
+                .map(|path| std::fs::read_to_string(path).expect("a readable snapshot"))
+                .collect();
+            assert!(
+                !snapshots.is_empty(),
+                "no compile-fail case is named {name}"
+            );
+            for snapshot in snapshots {
+                assert!(
+                    snapshot.contains(&format!("`{feature}`")),
+                    "a case named {name} does not fail for want of `{feature}`:\n{snapshot}"
+                );
+            }
+        }
     }
 }
