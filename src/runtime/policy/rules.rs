@@ -155,7 +155,7 @@ impl SessionPermissionRules {
     ///
     /// # Errors
     /// The first problem found, fields checked in the order the [`Value`] holds them (sorted by
-    /// key).
+    /// key without `std`, as read with it).
     pub fn from_json(document: &Value) -> Result<Self, RulesDocumentError> {
         let object = document
             .as_object()
