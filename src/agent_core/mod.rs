@@ -4,7 +4,12 @@
 //! the families of this crate name: untyped values, conversation messages, the history timeline,
 //! tool schemas and results, asking the user, token usage and context windows, a few closed
 //! vocabularies, and errors carried as data. It names nothing but `core`, `alloc`, `serde_json`
-//! and (behind the `serde` feature) `serde`.
+//! and (behind the `serde` feature) `serde` and `serde_path_to_error`.
+//!
+//! With `serde`, [`from_json_str`], [`from_json_slice`] and [`from_json_value`] decode any
+//! contract type of any family and name the member that failed ([`JsonDecodeError::path`]:
+//! `bySource[1].source.scope: unknown variant …`); use them on untrusted JSON instead of
+//! `serde_json::from_str`.
 //!
 //! # Rust shape
 //!
@@ -50,6 +55,8 @@
 mod action;
 mod error_value;
 mod history;
+#[cfg(feature = "serde")]
+mod json;
 mod message;
 mod tool;
 mod usage;
@@ -59,6 +66,8 @@ mod vocabulary;
 pub use action::{ActionDefault, ActionOption, ActionRequest, ActionResponse};
 pub use error_value::{DestroyResult, ErrorValue};
 pub use history::HistoryEntry;
+#[cfg(feature = "serde")]
+pub use json::{JsonDecodeError, from_json_slice, from_json_str, from_json_value};
 pub use message::{
     AssistantMessage, BaseMessage, MessageRole, MessageState, SystemMessage, ToolCall,
     ToolCallFunction, ToolCallType, ToolMessage, UniversalMessage, UniversalMessagePart,

@@ -1,0 +1,132 @@
+//! Decoding any contract type from JSON with the failing member named: one helper for every
+//! family.
+
+use alloc::string::String;
+use core::fmt::{self, Write as _};
+
+use serde::de::DeserializeOwned;
+
+use super::Value;
+
+/// Why [`from_json_str`], [`from_json_slice`] or [`from_json_value`] refused a document: the
+/// path of the member that failed (`sources[2].scope`, empty for the document itself) and
+/// serde_json's error for it.
+///
+/// It prints as `<path>: <serde_json's message>`, or the message alone when the document
+/// itself failed. The path goes as deep as serde can see: a value an internally tagged enum or
+/// a flattened member buffers is named as a whole (a message in `messages[2]`), not below it.
+#[derive(Debug)]
+pub struct JsonDecodeError {
+    path: String,
+    error: serde_json::Error,
+}
+
+impl JsonDecodeError {
+    fn new(error: serde_path_to_error::Error<serde_json::Error>) -> Self {
+        use serde_path_to_error::Segment;
+        let mut path = String::new();
+        for segment in error.path().iter() {
+            match segment {
+                Segment::Seq { index } => {
+                    let _ = write!(path, "[{index}]");
+                }
+                Segment::Map { key } | Segment::Enum { variant: key } => {
+                    if !path.is_empty() {
+                        path.push('.');
+                    }
+                    path.push_str(key);
+                }
+                // A member whose name was not read yet (text that ends or breaks inside an
+                // object): the path stops at the last member it names.
+                Segment::Unknown => break,
+            }
+        }
+        Self {
+            path,
+            error: error.into_inner(),
+        }
+    }
+
+    /// The path of the member that failed, as `a.b[2].c`; empty when the document itself
+    /// failed (not JSON, or not the type's shape at its root).
+    #[must_use]
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// serde_json's error: what failed, and where in the text (line and column, both 0 for a
+    /// [`Value`]).
+    #[must_use]
+    pub fn inner(&self) -> &serde_json::Error {
+        &self.error
+    }
+}
+
+impl fmt::Display for JsonDecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            write!(f, "{}", self.error)
+        } else {
+            write!(f, "{}: {}", self.path, self.error)
+        }
+    }
+}
+
+impl core::error::Error for JsonDecodeError {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
+
+/// Decodes a `T` from JSON text, naming the failing member when it fails.
+///
+/// # Errors
+/// [`JsonDecodeError`]: the text is not JSON, or a member is not what `T` declares; its path
+/// names that member.
+///
+/// ```
+/// use agent_interface::agent_core::{UniversalMessage, from_json_str};
+///
+/// let error = from_json_str::<UniversalMessage>(
+///     r#"{"role":"user","id":"m","timestamp":"t","state":"complete","content":7}"#,
+/// )
+/// .unwrap_err();
+/// assert!(error.to_string().contains("invalid type: integer `7`"));
+/// ```
+pub fn from_json_str<T: DeserializeOwned>(text: &str) -> Result<T, JsonDecodeError> {
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let value =
+        serde_path_to_error::deserialize(&mut deserializer).map_err(JsonDecodeError::new)?;
+    end(&mut deserializer)?;
+    Ok(value)
+}
+
+/// Decodes a `T` from JSON bytes (UTF-8), naming the failing member when it fails.
+///
+/// # Errors
+/// As [`from_json_str`]; bytes that are not UTF-8 fail too.
+pub fn from_json_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, JsonDecodeError> {
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    let value =
+        serde_path_to_error::deserialize(&mut deserializer).map_err(JsonDecodeError::new)?;
+    end(&mut deserializer)?;
+    Ok(value)
+}
+
+/// Decodes a `T` from a parsed [`Value`], naming the failing member when it fails.
+///
+/// # Errors
+/// [`JsonDecodeError`] with the failing member's path (no line or column: there is no text).
+pub fn from_json_value<T: DeserializeOwned>(value: Value) -> Result<T, JsonDecodeError> {
+    serde_path_to_error::deserialize(value).map_err(JsonDecodeError::new)
+}
+
+/// Refuses text after the document, as `serde_json::from_str` does.
+fn end<'de, R: serde_json::de::Read<'de>>(
+    deserializer: &mut serde_json::Deserializer<R>,
+) -> Result<(), JsonDecodeError> {
+    deserializer.end().map_err(|error| JsonDecodeError {
+        path: String::new(),
+        error,
+    })
+}
