@@ -26,7 +26,7 @@ use agent_interface::agent_core::{
     AssistantMessage, BaseMessage, MessageState, ToolCall, ToolCallFunction, ToolMessage,
     UniversalMessage, UserMessage,
 };
-use agent_interface::agent_core::{BackgroundPermissionPolicy, TokenUsage};
+use agent_interface::agent_core::{BackgroundPermissionPolicy, NeverAborted, TokenUsage};
 use agent_interface::analytics::{
     ModelAttribution, TurnCost, UsageObservation, UsageOutcome, UsageSnapshot, UsageSnapshotKind,
     UsageSnapshotScope, UsageSource, UsageSurface,
@@ -52,11 +52,11 @@ use agent_interface::runtime::record_store::{
 };
 use agent_interface::runtime::session_cache::{
     AcquireOptions, Acquisition, ForkOwner, IdKind, OwnerRow, Principal, Registration,
-    SessionCache, SessionCacheConfig, StoreDurability,
+    SessionCache, SessionCacheConfig, SessionCachePort, StoreDurability,
 };
 use agent_interface::runtime::shared_memory::{
-    InMemorySharedMemory, NeverCancelled, SharedMemoryFixture, SharedMemoryProvider,
-    SharedMemoryState, SharedMemoryStoreFixture, SharedMemoryStoreInfo,
+    InMemorySharedMemory, SharedMemoryFixture, SharedMemoryProvider, SharedMemoryState,
+    SharedMemoryStoreFixture, SharedMemoryStoreInfo,
 };
 use agent_interface::runtime::transport::rand_core::{TryCryptoRng, TryRng};
 use agent_interface::runtime::transport::{
@@ -1216,10 +1216,10 @@ fn session_cache(dir: &std::path::Path) {
     let now_ms = 1_777_636_800_000; // 2026-05-01T12:00:00Z, from the host's clock
 
     // Fork: alice owns the source, so the fork is hers too, whatever owner the caller names.
-    cache.register(
+    block_on(cache.register(
         "src",
         Registration::Principal(Principal::new("alice").expect("not blank")),
-    );
+    ));
     let fork_id = block_on(cache.fork(
         "src",
         ForkOwner::Principal(Principal::new("mallory").expect("not blank")),
@@ -1228,14 +1228,14 @@ fn session_cache(dir: &std::path::Path) {
     .expect("the store answers")
     .expect("the source exists");
     assert_eq!(
-        cache.owner_of(&fork_id),
+        block_on(cache.owner_of(&fork_id)),
         OwnerRow::Owned(Principal::new("alice").expect("not blank"))
     );
     let fork = block_on(cache.acquire(Some(&fork_id), true, now_ms + 1)).expect("resumes");
     println!(
         "forked `src` into `{fork_id}` ({} message(s), owner {:?})",
         fork.session.record().messages.len(),
-        cache.owner_of(&fork_id),
+        block_on(cache.owner_of(&fork_id)),
     );
 
     // Wake: the tools' effects are known; which calls had started is not (the process died).
@@ -1292,13 +1292,13 @@ fn shared_memory() -> Result<(), serde_json::Error> {
     )
     .expect("store ids and keys are non-empty and unique");
     let memory = InMemorySharedMemory::new(contents);
-    let snapshot = block_on(memory.snapshot(&NeverCancelled)).expect("not cancelled");
+    let snapshot = block_on(memory.snapshot(&NeverAborted)).expect("not cancelled");
     println!("snapshot: {}", serde_json::to_string(&snapshot)?);
     let style =
-        block_on(memory.read_prefix("team", "style/", &NeverCancelled)).expect("not cancelled");
+        block_on(memory.read_prefix("team", "style/", &NeverAborted)).expect("not cancelled");
     println!("under style/: {}", serde_json::to_string(&style)?);
     // Absence is a value, never an error.
-    let missing = block_on(memory.read_entry("team", "deadline", &NeverCancelled));
+    let missing = block_on(memory.read_entry("team", "deadline", &NeverAborted));
     println!("team/deadline: {missing:?}");
     // The host cancels through its own signal; a cancelled read returns no part of its answer.
     let cancel = core::cell::Cell::new(true);

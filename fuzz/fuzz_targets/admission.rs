@@ -22,8 +22,8 @@ use agent_interface::runtime::transport::{
     credential_matches,
 };
 use agent_interface::transport::{
-    AccessTokenAdmission, AccessTokenAlgorithm, AccessTokenRefusal, AccessTokenVerifierConfig,
-    OpenReason, TransportAdmission, TransportToken,
+    AccessTokenAdmission, AccessTokenAlgorithm, AccessTokenRefusal, AccessTokenVerifier,
+    AccessTokenVerifierConfig, OpenReason, TransportAdmission, TransportToken,
 };
 use agent_interface_fuzz::{block_on, json_round_trip};
 use libfuzzer_sys::fuzz_target;
@@ -149,7 +149,7 @@ fuzz_target!(|data: &[u8]| {
     // The claims.
     let config = config();
     let rules = AccessTokenRules::new(config.clone(), SKEW_MS);
-    let verifier = SignedAccessTokenVerifier::new(rules.clone(), JsonClaims, || 0_u64);
+    let verifier = SignedAccessTokenVerifier::new(rules.clone(), JsonClaims);
     let claims = json_round_trip::<AccessTokenClaims>("AccessTokenClaims", token.as_bytes());
     let picks = match &claims {
         Some(claims) => {
@@ -172,7 +172,7 @@ fuzz_target!(|data: &[u8]| {
     let mut times = picks.clone();
     times.sort_unstable();
     for now in times {
-        let verdict = block_on(verifier.verify_at(token, now));
+        let verdict = block_on(verifier.verify(token, now));
         let expected = if token.len() > MAX_ACCESS_TOKEN_BYTES {
             AccessTokenAdmission::Refused(AccessTokenRefusal::Oversize)
         } else {

@@ -24,7 +24,7 @@ use agent_interface::runtime::record_store::{
 };
 use agent_interface::runtime::session_cache::{
     Acquisition, ForkOwner, IdKind, OwnerRow, Principal, Registration, SessionCache,
-    SessionCacheConfig, fork_ownership,
+    SessionCacheConfig, SessionCachePort, fork_ownership,
 };
 use agent_interface::session::{InteractiveSessionStore, LoadPurpose, SessionLoadOutcome};
 use agent_interface_fuzz::{SmallId, assistant_message, block_on, tool_message, user_message};
@@ -251,7 +251,7 @@ fuzz_target!(|input: Input| {
                                 None,
                                 "released history remains"
                             );
-                            assert_eq!(cache.owner_of(&id), OwnerRow::NoRow);
+                            assert_eq!(cache.owner_of(&id).await, OwnerRow::NoRow);
                         }
                     }
                 }
@@ -298,7 +298,7 @@ fuzz_target!(|input: Input| {
                         _ => ForkOwner::Principal(principal(owner)),
                     };
                     let committed = probe_outcome(&cache, &source).await;
-                    let row = cache.owner_of(&source);
+                    let row = cache.owner_of(&source).await;
                     match cache.fork(&source, owner.clone(), now).await {
                         Ok(None) => assert_eq!(
                             committed,
@@ -328,7 +328,7 @@ fuzz_target!(|input: Input| {
                             let expected = fork_ownership(&row, &owner)
                                 .as_ref()
                                 .map_or(OwnerRow::NoRow, OwnerRow::of);
-                            assert_eq!(cache.owner_of(&fork), expected, "a fork's row");
+                            assert_eq!(cache.owner_of(&fork).await, expected, "a fork's row");
                         }
                         Err(_) => {}
                     }
@@ -340,14 +340,14 @@ fuzz_target!(|input: Input| {
                     } else {
                         Registration::Principal(principal(owner))
                     };
-                    let before = cache.owner_of(&id);
-                    let row = cache.register(&id, registration.clone());
+                    let before = cache.owner_of(&id).await;
+                    let row = cache.register(&id, registration.clone()).await;
                     if before.exists() {
                         assert_eq!(row, before, "register overwrote a row");
                     } else {
                         assert_eq!(row, OwnerRow::of(&registration));
                     }
-                    assert_eq!(cache.owner_of(&id), row);
+                    assert_eq!(cache.owner_of(&id).await, row);
                 }
                 Op::Wait(seconds) => {
                     now = now

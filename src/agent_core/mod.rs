@@ -58,6 +58,7 @@ mod history;
 #[cfg(feature = "serde")]
 mod json;
 mod message;
+mod signal;
 mod tool;
 mod usage;
 mod value;
@@ -73,6 +74,7 @@ pub use message::{
     ToolCallFunction, ToolCallType, ToolMessage, UniversalMessage, UniversalMessagePart,
     UserMessage,
 };
+pub use signal::{AbortSignal, NeverAborted};
 pub use tool::{JsonSchemaKind, ObjectParameterSchema, ToolExecutionResult, ToolSchema};
 pub use usage::{ContextWindowState, SessionUsageTotals, TokenUsage};
 pub use value::{ToolArgs, ToolParameters, Value, ValueMap};

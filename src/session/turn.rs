@@ -8,10 +8,9 @@
 //!   event) but its literal was not recovered; [`TurnSource::ExternalEvent`] is spelled
 //!   `'external-event'`, the likely spelling. Change it here if the real literal surfaces.
 //! - **Abort signal.** There is no `AbortSignal` without `std` or a DOM, so the options carry any
-//!   value implementing the small [`AbortSignal`] trait (`is_aborted()`), generic over the type
-//!   so no `dyn` and no allocation is forced. Implementations are provided for `Cell<bool>`,
-//!   `AtomicBool` (portable-atomic's on targets without compare-and-swap), references, and
-//!   [`NeverAborted`].
+//!   value implementing the base vocabulary's small [`AbortSignal`] trait (`is_aborted()`, the one
+//!   cancellation signal of the crate), generic over the type so no `dyn` and no allocation is
+//!   forced.
 //! - **`onAccepted`.** There is no callback: the handle that `submit` returns *is* the acceptance
 //!   notice (the id is minted at acceptance and the call returns it), which is what a Rust
 //!   caller expects of an async function.
@@ -39,6 +38,8 @@
 
 use alloc::string::String;
 
+/// The one cancellation signal, from the base vocabulary: the signal type of [`SubmitOptions`].
+pub use crate::agent_core::{AbortSignal, NeverAborted};
 use crate::agent_core::{ErrorValue, PeerReach};
 use crate::analytics::UsageSurface;
 use crate::command::CommandUiIntent;
@@ -108,56 +109,6 @@ pub struct PeerTurnContext {
     pub message_id: String,
     /// The sender's session id, where the answer goes.
     pub reply_to: String,
-}
-
-/// Something a submitter can raise to cancel its submission (the `signal` of `ISubmitOptions`).
-///
-/// The session polls it; once it reports `true` it must keep doing so. It cancels only the
-/// submission it was passed with, whether that submission is queued, being prepared or running.
-pub trait AbortSignal {
-    /// True once the submitter has asked to cancel.
-    fn is_aborted(&self) -> bool;
-}
-
-impl<S: AbortSignal + ?Sized> AbortSignal for &S {
-    fn is_aborted(&self) -> bool {
-        (**self).is_aborted()
-    }
-}
-
-/// A signal in a single-threaded host: set the cell to abort.
-impl AbortSignal for core::cell::Cell<bool> {
-    fn is_aborted(&self) -> bool {
-        self.get()
-    }
-}
-
-/// A signal shared across threads or with an interrupt handler: store `true` to abort.
-#[cfg(target_has_atomic = "8")]
-impl AbortSignal for core::sync::atomic::AtomicBool {
-    fn is_aborted(&self) -> bool {
-        self.load(core::sync::atomic::Ordering::Acquire)
-    }
-}
-
-/// The same signal on targets without compare-and-swap (thumbv6m, riscv32imc), where core's
-/// `AtomicBool` cannot be named on stable: portable-atomic's, a plain load there too.
-#[cfg(not(target_has_atomic = "8"))]
-impl AbortSignal for portable_atomic::AtomicBool {
-    fn is_aborted(&self) -> bool {
-        self.load(portable_atomic::Ordering::Acquire)
-    }
-}
-
-/// The signal of a submission nobody can cancel: never aborted. The default signal type of
-/// [`SubmitOptions`].
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct NeverAborted;
-
-impl AbortSignal for NeverAborted {
-    fn is_aborted(&self) -> bool {
-        false
-    }
 }
 
 /// How a caller submits one turn (`ISubmitOptions`), generic over its abort signal `S`.

@@ -419,10 +419,13 @@ pub enum AccessTokenVerifierConfigError {
 }
 
 /// Verifies access tokens whose signatures the host checks (`IAccessTokenVerifier`).
+///
+/// The time is passed in, as everywhere in the crate: `now_ms` is milliseconds since the epoch,
+/// read by the host (the reference reads its own clock; a sans-IO verifier cannot).
 #[allow(async_fn_in_trait)]
 pub trait AccessTokenVerifier {
-    /// The verdict on `token`; never fails otherwise.
-    async fn verify(&self, token: &str) -> AccessTokenAdmission;
+    /// The verdict on `token` at `now_ms`; never fails otherwise.
+    async fn verify(&self, token: &str, now_ms: u64) -> AccessTokenAdmission;
 }
 
 #[cfg(feature = "serde")]

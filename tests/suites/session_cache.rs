@@ -462,14 +462,14 @@ impl SessionCachePort for Defective {
         if let Some(row) = self.overrides.borrow().get(id) {
             return row.clone();
         }
-        match self.cache.owner_of(id) {
+        match self.cache.owner_of(id).await {
             OwnerRow::NoRow if self.defect == CacheDefect::CollapsesNoRow => OwnerRow::Anonymous,
             row => row,
         }
     }
 
     async fn register(&self, id: &str, registration: Registration) -> OwnerRow {
-        let row = self.cache.register(id, registration.clone());
+        let row = self.cache.register(id, registration.clone()).await;
         if self.defect == CacheDefect::LastWriteWins {
             let row = OwnerRow::of(&registration);
             self.overrides.borrow_mut().insert(s(id), row.clone());
@@ -913,13 +913,13 @@ cases! {
                 Some(Stored::Record(kept)) => assert_eq!(kept.messages, vec![user("m1", "theirs")]),
                 other => panic!("the stored record was touched: {other:?}"),
             }
-            cache.register("taken", Registration::Anonymous);
+            block_on(cache.register("taken", Registration::Anonymous));
             let cache = SessionCache::new(
                 DoubleStore::new(StoreDefect::None),
                 |_: IdKind| s("taken"),
                 config_for(EvictPolicy::Delete, 60_000),
             );
-            cache.register("taken", Registration::Anonymous);
+            block_on(cache.register("taken", Registration::Anonymous));
             assert!(matches!(
                 block_on(cache.acquire(None, false, T0)),
                 Err(SessionCacheError::MintedIdTaken { .. })
@@ -981,18 +981,18 @@ cases! {
             let store = DoubleStore::new(StoreDefect::FailsDelete);
             let cache = double_cache(store, EvictPolicy::Delete);
             acquire(&cache, Some("s1"), false).expect("created");
-            cache.register("s1", Registration::Principal(principal("alice")));
+            block_on(cache.register("s1", Registration::Principal(principal("alice"))));
             let error = block_on(cache.release("s1")).expect_err("delete fails");
             assert!(matches!(error, SessionCacheError::Store(DoubleError("delete"))));
-            assert_eq!(cache.owner_of("s1"), OwnerRow::Owned(principal("alice")));
+            assert_eq!(block_on(cache.owner_of("s1")), OwnerRow::Owned(principal("alice")));
             assert!(cache.store().stored("s1").is_some());
 
             acquire(&cache, Some("s2"), false).expect("created");
-            cache.register("s2", Registration::Anonymous);
+            block_on(cache.register("s2", Registration::Anonymous));
             let report = block_on(cache.sweep(T0 + 60_001));
             assert_eq!(report.evicted, vec![s("s2")]);
             assert_eq!(report.delete_failures, vec![(s("s2"), DoubleError("delete"))]);
-            assert_eq!(cache.owner_of("s2"), OwnerRow::Anonymous);
+            assert_eq!(block_on(cache.owner_of("s2")), OwnerRow::Anonymous);
             assert!(cache.store().stored("s2").is_some());
         }
 
@@ -1001,10 +1001,10 @@ cases! {
                 let store = DoubleStore::new(defect);
                 store.plant("src", Stored::Record(Box::new(record("src", vec![]))));
                 let cache = SessionCache::new(store, |_: IdKind| s("fork-1"), config_for(EvictPolicy::Delete, 60_000));
-                cache.register("src", Registration::Principal(principal("alice")));
+                block_on(cache.register("src", Registration::Principal(principal("alice"))));
                 let error = block_on(cache.fork("src", ForkOwner::Inherit, T0)).expect_err("not saved");
                 assert!(matches!(error, SessionCacheError::SaveRefused { .. } | SessionCacheError::Store(_)));
-                assert_eq!(cache.owner_of("fork-1").exists(), row_kept, "{defect:?}");
+                assert_eq!(block_on(cache.owner_of("fork-1")).exists(), row_kept, "{defect:?}");
                 assert!(cache.is_empty());
             }
         }
@@ -1086,7 +1086,7 @@ cases! {
             let record = created.session.record().clone();
             assert_eq!((record.cwd.as_str(), record.created_at.as_str(), record.updated_at.as_str()), ("/work/project", "2026-05-01T00:00:00.000Z", "2026-05-01T00:00:00.000Z"));
             assert!(matches!(cache.store().stored("s1"), Some(Stored::Record(stored)) if *stored == record));
-            assert!(cache.owner_of("s1") == OwnerRow::NoRow, "acquire writes no row");
+            assert!(block_on(cache.owner_of("s1")) == OwnerRow::NoRow, "acquire writes no row");
         }
 
         fn reconcile_on_wake_is_saved_back_with_minted_entry_ids() {

@@ -13,7 +13,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 use core::cell::{Cell, RefCell};
 
-use agent_interface::agent_core::ErrorValue;
+use agent_interface::agent_core::{AbortSignal, ErrorValue, NeverAborted};
 use agent_interface::conformance::{self, CaseHarness, EveryCase, StopAtFirst, SuiteCase};
 use agent_interface::runtime::shared_memory::testing::{
     CancelAfter, SharedMemoryCase, SharedMemoryConformanceFailure, SharedMemoryHooks,
@@ -65,9 +65,9 @@ fn not_found() -> SharedMemoryReadError {
 }
 
 impl Faulty {
-    fn signal<'a>(&self, signal: &'a dyn CancelSignal) -> &'a dyn CancelSignal {
+    fn signal<'a>(&self, signal: &'a dyn AbortSignal) -> &'a dyn AbortSignal {
         if self.defect == Defect::IgnoresCancellation {
-            &NeverCancelled
+            &NeverAborted
         } else {
             signal
         }
@@ -84,7 +84,7 @@ impl Faulty {
 impl SharedMemoryProvider for Faulty {
     async fn snapshot(
         &self,
-        signal: &dyn CancelSignal,
+        signal: &dyn AbortSignal,
     ) -> Result<SharedMemorySnapshot, SharedMemoryReadError> {
         self.inner.snapshot(self.signal(signal)).await
     }
@@ -92,7 +92,7 @@ impl SharedMemoryProvider for Faulty {
     async fn store_info(
         &self,
         store: &str,
-        signal: &dyn CancelSignal,
+        signal: &dyn AbortSignal,
     ) -> Result<Option<SharedMemoryStoreInfo>, SharedMemoryReadError> {
         let info = self.inner.store_info(store, self.signal(signal)).await?;
         self.absence(info)
@@ -102,7 +102,7 @@ impl SharedMemoryProvider for Faulty {
         &self,
         store: &str,
         key: &str,
-        signal: &dyn CancelSignal,
+        signal: &dyn AbortSignal,
     ) -> Result<Option<String>, SharedMemoryReadError> {
         let value = self
             .inner
@@ -119,12 +119,12 @@ impl SharedMemoryProvider for Faulty {
         &self,
         store: &str,
         prefix: &str,
-        signal: &dyn CancelSignal,
+        signal: &dyn AbortSignal,
     ) -> Result<Option<Vec<SharedMemoryEntry>>, SharedMemoryReadError> {
         let contents = self.inner.contents();
         let entries = match self.defect {
             Defect::MatchesLeadingByte => {
-                if signal.is_cancelled() {
+                if signal.is_aborted() {
                     return Err(SharedMemoryReadError::Cancelled);
                 }
                 contents.entries(store).map(|entries| {
@@ -137,12 +137,12 @@ impl SharedMemoryProvider for Faulty {
                 })
             }
             Defect::PartialOnCancel => {
-                if signal.is_cancelled() {
+                if signal.is_aborted() {
                     return Err(SharedMemoryReadError::Cancelled);
                 }
                 contents.prefixed(store, prefix).map(|entries| {
                     entries
-                        .take_while(|_| !signal.is_cancelled())
+                        .take_while(|_| !signal.is_aborted())
                         .map(|(key, value)| SharedMemoryEntry::new(key, value))
                         .collect()
                 })
@@ -206,7 +206,7 @@ impl SharedMemoryHooks for Leaky {
 impl SharedMemoryProvider for LeakyProvider {
     async fn snapshot(
         &self,
-        signal: &dyn CancelSignal,
+        signal: &dyn AbortSignal,
     ) -> Result<SharedMemorySnapshot, SharedMemoryReadError> {
         self.view().snapshot(signal).await
     }
@@ -214,7 +214,7 @@ impl SharedMemoryProvider for LeakyProvider {
     async fn store_info(
         &self,
         store: &str,
-        signal: &dyn CancelSignal,
+        signal: &dyn AbortSignal,
     ) -> Result<Option<SharedMemoryStoreInfo>, SharedMemoryReadError> {
         self.view().store_info(store, signal).await
     }
@@ -223,7 +223,7 @@ impl SharedMemoryProvider for LeakyProvider {
         &self,
         store: &str,
         key: &str,
-        signal: &dyn CancelSignal,
+        signal: &dyn AbortSignal,
     ) -> Result<Option<String>, SharedMemoryReadError> {
         self.view().read_entry(store, key, signal).await
     }
@@ -232,7 +232,7 @@ impl SharedMemoryProvider for LeakyProvider {
         &self,
         store: &str,
         prefix: &str,
-        signal: &dyn CancelSignal,
+        signal: &dyn AbortSignal,
     ) -> Result<Option<Vec<SharedMemoryEntry>>, SharedMemoryReadError> {
         self.view().read_prefix(store, prefix, signal).await
     }
@@ -307,8 +307,8 @@ fn small() -> InMemorySharedMemory {
     InMemorySharedMemory::new(contents)
 }
 
-fn asks<S: CancelSignal>(signal: S) -> bool {
-    signal.is_cancelled()
+fn asks<S: AbortSignal>(signal: S) -> bool {
+    signal.is_aborted()
 }
 
 fn keys(entries: Option<Vec<SharedMemoryEntry>>) -> Option<Vec<String>> {
@@ -536,31 +536,31 @@ cases! {
 
         fn prefixes_match_whole_characters_in_key_order() {
             let provider = small();
-            let read = |prefix: &str| keys(block_on(provider.read_prefix("notes", prefix, &NeverCancelled)).expect("answers"));
+            let read = |prefix: &str| keys(block_on(provider.read_prefix("notes", prefix, &NeverAborted)).expect("answers"));
             assert_eq!(read("é"), Some(vec![s("é"), s("é/1")]), "é (C3 A9) does not match ê (C3 AA)");
             assert_eq!(read(""), Some(vec![s("é"), s("é/1"), s("ê")]));
             assert_eq!(read("é/1"), Some(vec![s("é/1")]), "a prefix that is a key matches it");
             assert_eq!(read("e"), Some(vec![]));
-            assert_eq!(keys(block_on(provider.read_prefix("team", "", &NeverCancelled)).expect("answers")), Some(vec![]));
-            assert_eq!(block_on(provider.read_prefix("other", "", &NeverCancelled)), Ok(None));
-            assert_eq!(block_on(provider.read_entry("notes", "ê", &NeverCancelled)), Ok(Some(s("circumflex"))));
-            assert_eq!(block_on(provider.read_entry("notes", "e\u{302}", &NeverCancelled)), Ok(None), "no normalisation");
-            assert_eq!(block_on(provider.store_info("team", &NeverCancelled)), Ok(Some(SharedMemoryStoreInfo::new("team"))));
-            assert_eq!(block_on(provider.store_info("other", &NeverCancelled)), Ok(None));
-            let snapshot = block_on(provider.snapshot(&NeverCancelled)).expect("answers");
+            assert_eq!(keys(block_on(provider.read_prefix("team", "", &NeverAborted)).expect("answers")), Some(vec![]));
+            assert_eq!(block_on(provider.read_prefix("other", "", &NeverAborted)), Ok(None));
+            assert_eq!(block_on(provider.read_entry("notes", "ê", &NeverAborted)), Ok(Some(s("circumflex"))));
+            assert_eq!(block_on(provider.read_entry("notes", "e\u{302}", &NeverAborted)), Ok(None), "no normalisation");
+            assert_eq!(block_on(provider.store_info("team", &NeverAborted)), Ok(Some(SharedMemoryStoreInfo::new("team"))));
+            assert_eq!(block_on(provider.store_info("other", &NeverAborted)), Ok(None));
+            let snapshot = block_on(provider.snapshot(&NeverAborted)).expect("answers");
             assert_eq!(snapshot, provider.contents().snapshot());
             assert_eq!(snapshot.stores.iter().map(|info| info.id.as_str()).collect::<Vec<_>>(), ["notes", "team"]);
         }
 
         fn signals_cancel_reads_without_partial_answers() {
-            assert!(!NeverCancelled.is_cancelled());
-            assert!(true.is_cancelled() && !false.is_cancelled());
+            assert!(!NeverAborted.is_aborted());
+            assert!(true.is_aborted() && !false.is_aborted());
             let flag = Cell::new(false);
-            assert!(!flag.is_cancelled());
+            assert!(!flag.is_aborted());
             flag.set(true);
             assert!(asks(&flag), "a reference to a signal is a signal");
             let after = CancelAfter::new(2);
-            assert_eq!([after.is_cancelled(), after.is_cancelled(), after.is_cancelled(), after.is_cancelled()], [false, false, true, true]);
+            assert_eq!([after.is_aborted(), after.is_aborted(), after.is_aborted(), after.is_aborted()], [false, false, true, true]);
 
             let provider = small();
             assert_eq!(block_on(provider.read_entry("notes", "é", &flag)), Err(SharedMemoryReadError::Cancelled));
@@ -602,7 +602,7 @@ cases! {
                         .filter(|(key, _)| key.as_bytes().starts_with(prefix.as_bytes()))
                         .map(|(key, value)| SharedMemoryEntry::new(key, value))
                         .collect();
-                    let read = block_on(provider.read_prefix("s", &prefix, &NeverCancelled));
+                    let read = block_on(provider.read_prefix("s", &prefix, &NeverAborted));
                     assert_eq!(read, Ok(Some(expected)), "seed {SEED:#x}, round {round}, prefix {prefix:?}");
                 }
             }

@@ -515,10 +515,10 @@ cases! {
             assert_eq!(AccessTokenSignatureRefusal::ALL.len(), 8);
             for refusal in AccessTokenSignatureRefusal::ALL {
                 let signatures = Signatures::new(vec![(TOKEN, Err(*refusal))]);
-                let verifier = SignedAccessTokenVerifier::new(rules(), signatures, || NOW);
+                let verifier = SignedAccessTokenVerifier::new(rules(), signatures);
                 let expected = AccessTokenRefusal::from_literal(refusal.as_str()).expect("a token refusal");
                 assert_eq!(AccessTokenRefusal::from(*refusal), expected);
-                assert_eq!(block_on(verifier.verify(TOKEN)), AccessTokenAdmission::Refused(expected));
+                assert_eq!(block_on(verifier.verify(TOKEN, NOW)), AccessTokenAdmission::Refused(expected));
             }
         }
 
@@ -526,37 +526,34 @@ cases! {
             let signatures = Signatures::new(vec![]);
             let rules = rules();
             let long = "a".repeat(MAX_ACCESS_TOKEN_BYTES + 1);
-            assert_eq!(block_on(rules.verify(&signatures, &|| NOW, &long)).map(|_| ()), Err(AccessTokenRefusal::Oversize));
+            assert_eq!(block_on(rules.verify(&signatures, &long, NOW)).map(|_| ()), Err(AccessTokenRefusal::Oversize));
             assert_eq!(signatures.calls.get(), 0);
             let bound = "a".repeat(MAX_ACCESS_TOKEN_BYTES);
-            assert_eq!(block_on(rules.verify(&signatures, &|| NOW, &bound)).map(|_| ()), Err(AccessTokenRefusal::BadSignature));
+            assert_eq!(block_on(rules.verify(&signatures, &bound, NOW)).map(|_| ()), Err(AccessTokenRefusal::BadSignature));
             assert_eq!(signatures.calls.get(), 1);
         }
 
-        fn the_verifier_port_reads_the_host_clock_after_the_signature() {
-            let now = Cell::new(NOW);
+        fn the_verifier_port_judges_at_the_time_passed_in() {
             let signatures = Signatures::new(vec![(TOKEN, Ok(claims()))]);
-            let verifier = SignedAccessTokenVerifier::new(rules(), signatures, || now.get());
-            assert_eq!(block_on(verifier.verify(TOKEN)), AccessTokenAdmission::Admitted);
-            now.set(EXP_MS + SKEW);
-            assert_eq!(block_on(verifier.verify(TOKEN)), AccessTokenAdmission::Refused(AccessTokenRefusal::Expired));
-            // Time passed in: the clock is not read.
-            assert_eq!(block_on(verifier.verify_at(TOKEN, NOW)), AccessTokenAdmission::Admitted);
-            assert_eq!(block_on(verifier.verify_at("unknown", NOW)), AccessTokenAdmission::Refused(AccessTokenRefusal::BadSignature));
+            let verifier = SignedAccessTokenVerifier::new(rules(), signatures);
+            assert_eq!(block_on(verifier.verify(TOKEN, NOW)), AccessTokenAdmission::Admitted);
+            assert_eq!(block_on(verifier.verify(TOKEN, EXP_MS + SKEW)), AccessTokenAdmission::Refused(AccessTokenRefusal::Expired));
+            assert_eq!(block_on(verifier.verify(TOKEN, NOW)), AccessTokenAdmission::Admitted);
+            assert_eq!(block_on(verifier.verify("unknown", NOW)), AccessTokenAdmission::Refused(AccessTokenRefusal::BadSignature));
             assert_eq!(verifier.rules(), &rules());
-            let admitted = block_on(rules().verify(&Signatures::new(vec![(TOKEN, Ok(claims()))]), &|| NOW, TOKEN));
+            let admitted = block_on(rules().verify(&Signatures::new(vec![(TOKEN, Ok(claims()))]), TOKEN, NOW));
             assert_eq!(admitted.map(|claims| claims.jti), Ok(Some(s("jti-4711"))));
         }
 
         fn the_host_is_asked_for_the_configured_algorithms_only() {
             let signatures = Signatures::new(vec![(TOKEN, Ok(claims()))]);
-            let verifier = SignedAccessTokenVerifier::new(rules(), signatures, || NOW);
-            assert_eq!(block_on(verifier.verify(TOKEN)), AccessTokenAdmission::Admitted);
+            let verifier = SignedAccessTokenVerifier::new(rules(), signatures);
+            assert_eq!(block_on(verifier.verify(TOKEN, NOW)), AccessTokenAdmission::Admitted);
             let asked = verifier_config();
             let rules = verifier.rules();
             assert_eq!(rules.config().algorithms(), asked.algorithms());
             let signatures = Signatures::new(vec![]);
-            let _ = block_on(rules.verify(&signatures, &|| NOW, TOKEN));
+            let _ = block_on(rules.verify(&signatures, TOKEN, NOW));
             assert_eq!(*signatures.algorithms.borrow(), [AccessTokenAlgorithm::Es256, AccessTokenAlgorithm::EdDsa]);
         }
 
@@ -567,16 +564,16 @@ cases! {
             assert_eq!(golden.len(), scenarios.len());
             for (name, host, now) in scenarios {
                 let token = if name == "oversize" { "x".repeat(MAX_ACCESS_TOKEN_BYTES + 1) } else { s(TOKEN) };
-                let verifier = SignedAccessTokenVerifier::new(rules(), Signatures::new(vec![(&token, host)]), || now);
-                assert_eq!(Some(&block_on(verifier.verify(&token))), golden.get(name), "{name}");
+                let verifier = SignedAccessTokenVerifier::new(rules(), Signatures::new(vec![(&token, host)]));
+                assert_eq!(Some(&block_on(verifier.verify(&token, now))), golden.get(name), "{name}");
             }
         }
 
         fn no_verdict_refusal_or_config_shows_a_token_or_claim() {
             let mut texts = Vec::new();
             for (_, host, now) in access_token_scenarios() {
-                let verifier = SignedAccessTokenVerifier::new(rules(), Signatures::new(vec![(TOKEN, host.clone())]), || now);
-                let verdict = block_on(verifier.verify(TOKEN));
+                let verifier = SignedAccessTokenVerifier::new(rules(), Signatures::new(vec![(TOKEN, host.clone())]));
+                let verdict = block_on(verifier.verify(TOKEN, now));
                 texts.extend([format!("{verdict}"), format!("{verdict:?}"), format!("{}", to_json(&verdict)), format!("{verifier:?}")]);
                 if let Err(refusal) = &host {
                     texts.extend([format!("{refusal}"), format!("{refusal:?}")]);

@@ -30,6 +30,7 @@ use super::config::{
 };
 use super::error::SessionCacheError;
 use super::ownership::{ForkOwner, OwnerRow, Registration, fork_ownership};
+use super::port::SessionCachePort;
 
 /// The live value of a cached session: the session record, shared.
 ///
@@ -284,37 +285,6 @@ impl<R: InteractiveSessionStore, I: IdSource> SessionCache<R, I> {
         &self.config
     }
 
-    /// The evict policy in force.
-    #[must_use]
-    pub const fn evict_policy(&self) -> EvictPolicy {
-        self.config.evict
-    }
-
-    /// The declared durability (`None`: nothing declared, read as process-local with
-    /// [`StoreDurability::read`]).
-    #[must_use]
-    pub const fn durability(&self) -> Option<StoreDurability> {
-        self.config.durability
-    }
-
-    /// The retention declaration: always `none`.
-    #[must_use]
-    pub const fn retention(&self) -> Retention {
-        SESSION_CACHE_RETENTION
-    }
-
-    /// How many sessions are cached (`size`).
-    #[must_use]
-    pub fn len(&self) -> usize {
-        self.entries.borrow().len()
-    }
-
-    /// True when no session is cached.
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.entries.borrow().is_empty()
-    }
-
     /// The cached session `id`, if it is cached (no timer is bumped).
     #[must_use]
     pub fn get(&self, id: &str) -> Option<SessionHandle> {
@@ -342,94 +312,6 @@ impl<R: InteractiveSessionStore, I: IdSource> SessionCache<R, I> {
             reconcile: ReconcileInputs::new(),
         };
         self.acquire_with(id, &options, now_ms).await
-    }
-
-    /// Gets the session `id` (or a new one under a minted id when `id` is `None`), resuming it
-    /// from the store when it is not cached, or creating it.
-    ///
-    /// In order: an opportunistic [`sweep`](Self::sweep) at `now_ms` that spares `id` (acquiring
-    /// it is activity; its delete failures are not reported here and leave history and rows in
-    /// place); a cached `id` is returned (its idle timer bumped); an `id` another acquire is
-    /// loading is waited for and then shared (one store load for both); otherwise the store is
-    /// read with purpose `resume` (the claim-through-read):
-    ///
-    /// - `valid`: the transcript is reconciled ([`reconcile_interrupted_session`] with
-    ///   `options.reconcile`, entry ids from the [`IdSource`]); when results were appended the
-    ///   record (`updatedAt` = now) is **saved back** before the session is handed out, so the
-    ///   committed history never again holds those orphans and a second wake changes nothing.
-    ///   [`Acquisition::Resumed`] reports what was recovered.
-    /// - `missing`: with `require_existing`, [`SessionCacheError::NotFound`]; otherwise a fresh
-    ///   record (`cwd` from the configuration, both timestamps now) is saved and cached.
-    /// - `corrupt`, `unsupported`, `locked`: [`SessionCacheError::Unreadable`] with the outcome;
-    ///   never a fresh session over it.
-    ///
-    /// A minted id is first probed (a read that leaves nothing behind) and must be missing.
-    /// Acquire does not register an ownership row.
-    ///
-    /// # Errors
-    /// See above; also [`SessionCacheError::Store`], [`SessionCacheError::SaveRefused`],
-    /// [`SessionCacheError::Reconcile`], [`SessionCacheError::EmptyId`],
-    /// [`SessionCacheError::MintedIdTaken`] and [`SessionCacheError::InstantOutOfRange`]. On an
-    /// error nothing is cached.
-    pub async fn acquire_with(
-        &self,
-        id: Option<&str>,
-        options: &AcquireOptions<'_>,
-        now_ms: u64,
-    ) -> Outcome<Acquired, R::Error> {
-        let stamp =
-            format_instant(now_ms).ok_or(SessionCacheError::InstantOutOfRange { now_ms })?;
-        if id.is_some_and(str::is_empty) {
-            return Err(SessionCacheError::EmptyId);
-        }
-        let _ = self.sweep_sparing(now_ms, id).await;
-        let Some(id) = id else {
-            return self.create_minted(stamp, now_ms).await;
-        };
-        loop {
-            if let Some(session) = self.hit(id, now_ms) {
-                return Ok(Acquired {
-                    session_id: id.to_owned(),
-                    session,
-                    how: Acquisition::Cached,
-                });
-            }
-            if !self.is_pending(id) {
-                break;
-            }
-            self.wait_not_pending(id).await;
-        }
-        let _guard = self.begin_pending(id);
-        let outcome = self
-            .store
-            .load(id, LoadPurpose::Resume)
-            .await
-            .map_err(SessionCacheError::Store)?;
-        let (record, how) = match outcome {
-            SessionLoadOutcome::Valid { record, .. } => {
-                self.resume(*record, options, &stamp, now_ms).await?
-            }
-            SessionLoadOutcome::Missing if options.require_existing => {
-                return Err(SessionCacheError::NotFound { id: id.to_owned() });
-            }
-            SessionLoadOutcome::Missing => {
-                let record = self.fresh_record(id, &stamp);
-                self.save(&record, ContentProvenance::Session).await?;
-                (record, Acquisition::Created)
-            }
-            unreadable => {
-                return Err(SessionCacheError::Unreadable {
-                    id: id.to_owned(),
-                    outcome: Box::new(unreadable),
-                });
-            }
-        };
-        let session = self.insert(record, now_ms, None);
-        Ok(Acquired {
-            session_id: id.to_owned(),
-            session,
-            how,
-        })
     }
 
     async fn resume(
@@ -561,6 +443,14 @@ impl<R: InteractiveSessionStore, I: IdSource> SessionCache<R, I> {
         Some(entry.handle.clone())
     }
 
+    /// The ownership row of `id`, read without waiting (the port's `owner_of`).
+    fn owner_row(&self, id: &str) -> OwnerRow {
+        self.owners
+            .borrow()
+            .get(id)
+            .map_or(OwnerRow::NoRow, OwnerRow::of)
+    }
+
     fn is_pending(&self, id: &str) -> bool {
         self.pending.borrow().contains_key(id)
     }
@@ -592,112 +482,10 @@ impl<R: InteractiveSessionStore, I: IdSource> SessionCache<R, I> {
         .await;
     }
 
-    /// Refreshes the idle timer of a cached session (`touch`); false when `id` is not cached.
-    /// The timer never moves backwards.
-    pub fn touch(&self, id: &str, now_ms: u64) -> bool {
-        self.hit(id, now_ms).is_some()
-    }
-
-    /// Notes that task `task_id` started on session `id` (`noteTaskRun`): it becomes the
-    /// summary's `lastTaskId` and the idle timer is bumped. Best-effort: false and nothing else
-    /// when `id` is not cached; it never fails.
-    pub fn note_task_run(&self, id: &str, task_id: &str, now_ms: u64) -> bool {
-        let mut entries = self.entries.borrow_mut();
-        let Some(entry) = entries.get_mut(id) else {
-            return false;
-        };
-        entry.last_active_ms = entry.last_active_ms.max(now_ms);
-        entry.last_task_id = Some(task_id.to_owned());
-        true
-    }
-
-    /// The cached sessions as summaries, newest-first by last activity (ties by id). Only the
-    /// live cache is listed, never evicted or stored-only sessions.
-    #[must_use]
-    pub fn list(&self) -> Vec<SessionStoreSummary> {
-        let mut summaries: Vec<SessionStoreSummary> = self
-            .entries
-            .borrow()
-            .iter()
-            .map(|(id, entry)| SessionStoreSummary {
-                session_id: id.clone(),
-                created_at: Some(entry.created_at.clone()),
-                last_active_at: entry.last_active_ms,
-                last_task_id: entry.last_task_id.clone(),
-                forked_from: entry.forked_from.clone(),
-            })
-            .collect();
-        summaries.sort_by(|a, b| {
-            b.last_active_at
-                .cmp(&a.last_active_at)
-                .then_with(|| a.session_id.cmp(&b.session_id))
-        });
-        summaries
-    }
-
-    /// Pins `id` so no sweep evicts it while a checkpoint waits on it. A pin is kept by id,
-    /// whether or not the session is cached now, and survives [`forget`](Self::forget).
-    pub fn pin(&self, id: &str) {
-        self.pinned.borrow_mut().insert(id.to_owned());
-    }
-
-    /// Releases a pin; the session is evicted by idle sweeps again.
-    pub fn unpin(&self, id: &str) {
-        self.pinned.borrow_mut().remove(id);
-    }
-
     /// True when `id` is pinned.
     #[must_use]
     pub fn is_pinned(&self, id: &str) -> bool {
         self.pinned.borrow().contains(id)
-    }
-
-    /// Drops only the cached view of `id` (`forget`); true when it was cached.
-    ///
-    /// It **never** deletes history, whatever the evict policy: a later acquire re-opens the
-    /// same history from the store. The ownership row and a pin stay. (On a process-local store
-    /// under policy `delete` the store keeps one record per forgotten id until it is released or
-    /// the process ends: the accepted price of never losing history by accident.)
-    pub fn forget(&self, id: &str) -> bool {
-        self.entries.borrow_mut().remove(id).is_some()
-    }
-
-    /// Drops `id` from the live set (`release`); under evict policy `delete` also deletes its
-    /// history from the store, whether or not it was cached, and then its ownership row (only
-    /// after the delete succeeded). A pin is left as it is; a pin does not protect against an
-    /// explicit release.
-    ///
-    /// # Errors
-    /// [`SessionCacheError::Store`] when the delete failed: the session is no longer cached, and
-    /// the history and the row are kept.
-    pub async fn release(&self, id: &str) -> Outcome<Released, R::Error> {
-        if self.config.evict == EvictPolicy::Forget {
-            return Ok(Released {
-                was_cached: self.forget(id),
-                history_deleted: false,
-            });
-        }
-        while self.is_pending(id) {
-            self.wait_not_pending(id).await;
-        }
-        let was_cached = self.forget(id);
-        let _guard = self.begin_pending(id);
-        self.store
-            .delete(id)
-            .await
-            .map_err(SessionCacheError::Store)?;
-        self.owners.borrow_mut().remove(id);
-        Ok(Released {
-            was_cached,
-            history_deleted: true,
-        })
-    }
-
-    /// Evicts every unpinned cached session idle for longer than the TTL at `now_ms`
-    /// (`now_ms - last activity > ttl_ms`); under evict policy `delete` also deletes each from
-    /// the store, and its ownership row after the delete succeeded. Returns what it evicted.
-    pub async fn sweep(&self, now_ms: u64) -> SweepReport<R::Error> {
-        self.sweep_sparing(now_ms, None).await
     }
 
     async fn sweep_sparing(&self, now_ms: u64, spare: Option<&str>) -> SweepReport<R::Error> {
@@ -745,16 +533,155 @@ impl<R: InteractiveSessionStore, I: IdSource> SessionCache<R, I> {
         }
         report
     }
+}
 
-    /// Saves the live record of `id` to the store: what the session holds now becomes its
-    /// committed history (the version a fork copies and a resume restores). The idle timer is
-    /// bumped.
-    ///
-    /// # Errors
-    /// [`SessionCacheError::NotCached`], [`SessionCacheError::Busy`] (the host holds a mutable
-    /// borrow), [`SessionCacheError::IdChanged`] (the record's id was changed),
-    /// [`SessionCacheError::SaveRefused`], [`SessionCacheError::Store`].
-    pub async fn commit(&self, id: &str, now_ms: u64) -> Outcome<(), R::Error> {
+impl<R: InteractiveSessionStore, I: IdSource> SessionCachePort for SessionCache<R, I> {
+    type StoreError = R::Error;
+
+    async fn acquire_with(
+        &self,
+        id: Option<&str>,
+        options: &AcquireOptions<'_>,
+        now_ms: u64,
+    ) -> Outcome<Acquired, R::Error> {
+        let stamp =
+            format_instant(now_ms).ok_or(SessionCacheError::InstantOutOfRange { now_ms })?;
+        if id.is_some_and(str::is_empty) {
+            return Err(SessionCacheError::EmptyId);
+        }
+        let _ = self.sweep_sparing(now_ms, id).await;
+        let Some(id) = id else {
+            return self.create_minted(stamp, now_ms).await;
+        };
+        loop {
+            if let Some(session) = self.hit(id, now_ms) {
+                return Ok(Acquired {
+                    session_id: id.to_owned(),
+                    session,
+                    how: Acquisition::Cached,
+                });
+            }
+            if !self.is_pending(id) {
+                break;
+            }
+            self.wait_not_pending(id).await;
+        }
+        let _guard = self.begin_pending(id);
+        let outcome = self
+            .store
+            .load(id, LoadPurpose::Resume)
+            .await
+            .map_err(SessionCacheError::Store)?;
+        let (record, how) = match outcome {
+            SessionLoadOutcome::Valid { record, .. } => {
+                self.resume(*record, options, &stamp, now_ms).await?
+            }
+            SessionLoadOutcome::Missing if options.require_existing => {
+                return Err(SessionCacheError::NotFound { id: id.to_owned() });
+            }
+            SessionLoadOutcome::Missing => {
+                let record = self.fresh_record(id, &stamp);
+                self.save(&record, ContentProvenance::Session).await?;
+                (record, Acquisition::Created)
+            }
+            unreadable => {
+                return Err(SessionCacheError::Unreadable {
+                    id: id.to_owned(),
+                    outcome: Box::new(unreadable),
+                });
+            }
+        };
+        let session = self.insert(record, now_ms, None);
+        Ok(Acquired {
+            session_id: id.to_owned(),
+            session,
+            how,
+        })
+    }
+
+    fn touch(&self, id: &str, now_ms: u64) -> bool {
+        self.hit(id, now_ms).is_some()
+    }
+
+    async fn release(&self, id: &str) -> Outcome<Released, R::Error> {
+        if self.config.evict == EvictPolicy::Forget {
+            return Ok(Released {
+                was_cached: self.forget(id),
+                history_deleted: false,
+            });
+        }
+        while self.is_pending(id) {
+            self.wait_not_pending(id).await;
+        }
+        let was_cached = self.forget(id);
+        let _guard = self.begin_pending(id);
+        self.store
+            .delete(id)
+            .await
+            .map_err(SessionCacheError::Store)?;
+        self.owners.borrow_mut().remove(id);
+        Ok(Released {
+            was_cached,
+            history_deleted: true,
+        })
+    }
+
+    fn forget(&self, id: &str) -> bool {
+        self.entries.borrow_mut().remove(id).is_some()
+    }
+
+    fn pin(&self, id: &str) {
+        self.pinned.borrow_mut().insert(id.to_owned());
+    }
+
+    fn unpin(&self, id: &str) {
+        self.pinned.borrow_mut().remove(id);
+    }
+
+    async fn sweep(&self, now_ms: u64) -> SweepReport<R::Error> {
+        self.sweep_sparing(now_ms, None).await
+    }
+
+    fn note_task_run(&self, id: &str, task_id: &str, now_ms: u64) -> bool {
+        let mut entries = self.entries.borrow_mut();
+        let Some(entry) = entries.get_mut(id) else {
+            return false;
+        };
+        entry.last_active_ms = entry.last_active_ms.max(now_ms);
+        entry.last_task_id = Some(task_id.to_owned());
+        true
+    }
+
+    fn list(&self) -> Vec<SessionStoreSummary> {
+        let mut summaries: Vec<SessionStoreSummary> = self
+            .entries
+            .borrow()
+            .iter()
+            .map(|(id, entry)| SessionStoreSummary {
+                session_id: id.clone(),
+                created_at: Some(entry.created_at.clone()),
+                last_active_at: entry.last_active_ms,
+                last_task_id: entry.last_task_id.clone(),
+                forked_from: entry.forked_from.clone(),
+            })
+            .collect();
+        summaries.sort_by(|a, b| {
+            b.last_active_at
+                .cmp(&a.last_active_at)
+                .then_with(|| a.session_id.cmp(&b.session_id))
+        });
+        summaries
+    }
+
+    fn len(&self) -> usize {
+        self.entries.borrow().len()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.entries.borrow().is_empty()
+    }
+
+    async fn commit(&self, id: &str, now_ms: u64) -> Outcome<(), R::Error> {
         let record = {
             let entries = self.entries.borrow();
             let entry = entries
@@ -777,24 +704,7 @@ impl<R: InteractiveSessionStore, I: IdSource> SessionCache<R, I> {
         Ok(())
     }
 
-    /// Forks `source_id` (`fork`): copies its **committed** history (the record the store
-    /// holds, read with a probe, which claims nothing) into a new session under a minted id,
-    /// saves it (purpose `run`, provenance `fork`), caches it (so acquiring the fork is a hit)
-    /// and returns its id; `None` when the store holds no `source_id`.
-    ///
-    /// What the live source holds beyond its last [`commit`](Self::commit) (the turn in flight)
-    /// is never copied. The copy's `createdAt` and `updatedAt` are now; every other member is
-    /// the source's. The fork's ownership row follows [`fork_ownership`] and is written before
-    /// the record, so the fork is never readable without it; it is taken back only when the
-    /// store refused the save (nothing was written), and kept when the store failed (the save
-    /// may have landed).
-    ///
-    /// # Errors
-    /// [`SessionCacheError::Unreadable`] for a corrupt, unsupported or locked source (never
-    /// "missing"), [`SessionCacheError::MintedIdTaken`] / [`SessionCacheError::EmptyId`] for a
-    /// bad minted id, [`SessionCacheError::SaveRefused`], [`SessionCacheError::Store`],
-    /// [`SessionCacheError::InstantOutOfRange`].
-    pub async fn fork(
+    async fn fork(
         &self,
         source_id: &str,
         owner: ForkOwner,
@@ -823,7 +733,7 @@ impl<R: InteractiveSessionStore, I: IdSource> SessionCache<R, I> {
         id.clone_into(&mut record.id);
         stamp.clone_into(&mut record.created_at);
         record.updated_at = stamp;
-        let row = fork_ownership(&self.owner_of(source_id), &owner);
+        let row = fork_ownership(&self.owner_row(source_id), &owner);
         let wrote_row = match row {
             Some(registration) => {
                 let mut owners = self.owners.borrow_mut();
@@ -850,23 +760,25 @@ impl<R: InteractiveSessionStore, I: IdSource> SessionCache<R, I> {
         Ok(Some(id))
     }
 
-    /// The ownership lookup (`ownerOf`), three states never collapsed. Rows are kept beside
-    /// the cache: a forgotten or evicted-but-kept session keeps its row.
-    #[must_use]
-    pub fn owner_of(&self, id: &str) -> OwnerRow {
-        self.owners
-            .borrow()
-            .get(id)
-            .map_or(OwnerRow::NoRow, OwnerRow::of)
+    async fn owner_of(&self, id: &str) -> OwnerRow {
+        self.owner_row(id)
     }
 
-    /// Registers the owner of `id` (`register`): first write wins, atomically (one synchronous
-    /// map write). A later call neither overwrites nor fails. Returns the row in force after
-    /// the call, so a losing caller sees the winner without a second read. Makes no
-    /// authorization decision.
-    pub fn register(&self, id: &str, registration: Registration) -> OwnerRow {
+    async fn register(&self, id: &str, registration: Registration) -> OwnerRow {
         let mut owners = self.owners.borrow_mut();
         let row = owners.entry(id.to_owned()).or_insert(registration);
         OwnerRow::of(row)
+    }
+
+    fn evict_policy(&self) -> EvictPolicy {
+        self.config.evict
+    }
+
+    fn durability(&self) -> Option<StoreDurability> {
+        self.config.durability
+    }
+
+    fn retention(&self) -> Retention {
+        SESSION_CACHE_RETENTION
     }
 }

@@ -7,9 +7,11 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::ops::Bound;
 
+use crate::agent_core::AbortSignal;
+
 use super::seam::{
-    CancelSignal, SharedMemoryEntry, SharedMemoryProvider, SharedMemoryReadError,
-    SharedMemorySnapshot, SharedMemoryState, SharedMemoryStoreInfo,
+    SharedMemoryEntry, SharedMemoryProvider, SharedMemoryReadError, SharedMemorySnapshot,
+    SharedMemoryState, SharedMemoryStoreInfo,
 };
 
 /// One store as handed in: its info and its entries (in any order; keys must be unique).
@@ -275,8 +277,8 @@ impl From<SharedMemoryFixture> for InMemorySharedMemory {
     }
 }
 
-fn checked(signal: &dyn CancelSignal) -> Result<(), SharedMemoryReadError> {
-    if signal.is_cancelled() {
+fn checked(signal: &dyn AbortSignal) -> Result<(), SharedMemoryReadError> {
+    if signal.is_aborted() {
         Err(SharedMemoryReadError::Cancelled)
     } else {
         Ok(())
@@ -286,7 +288,7 @@ fn checked(signal: &dyn CancelSignal) -> Result<(), SharedMemoryReadError> {
 /// Collects `items`, asking the signal before the first and between every two; a set signal
 /// drops what was collected.
 fn collect<T>(
-    signal: &dyn CancelSignal,
+    signal: &dyn AbortSignal,
     items: impl Iterator<Item = T>,
 ) -> Result<Vec<T>, SharedMemoryReadError> {
     checked(signal)?;
@@ -303,7 +305,7 @@ fn collect<T>(
 impl SharedMemoryProvider for InMemorySharedMemory {
     async fn snapshot(
         &self,
-        signal: &dyn CancelSignal,
+        signal: &dyn AbortSignal,
     ) -> Result<SharedMemorySnapshot, SharedMemoryReadError> {
         let stores = collect(
             signal,
@@ -321,7 +323,7 @@ impl SharedMemoryProvider for InMemorySharedMemory {
     async fn store_info(
         &self,
         store: &str,
-        signal: &dyn CancelSignal,
+        signal: &dyn AbortSignal,
     ) -> Result<Option<SharedMemoryStoreInfo>, SharedMemoryReadError> {
         checked(signal)?;
         Ok(self.contents.store_info(store).cloned())
@@ -331,7 +333,7 @@ impl SharedMemoryProvider for InMemorySharedMemory {
         &self,
         store: &str,
         key: &str,
-        signal: &dyn CancelSignal,
+        signal: &dyn AbortSignal,
     ) -> Result<Option<String>, SharedMemoryReadError> {
         checked(signal)?;
         Ok(self.contents.value(store, key).map(String::from))
@@ -341,7 +343,7 @@ impl SharedMemoryProvider for InMemorySharedMemory {
         &self,
         store: &str,
         prefix: &str,
-        signal: &dyn CancelSignal,
+        signal: &dyn AbortSignal,
     ) -> Result<Option<Vec<SharedMemoryEntry>>, SharedMemoryReadError> {
         match self.contents.prefixed(store, prefix) {
             None => checked(signal).map(|()| None),

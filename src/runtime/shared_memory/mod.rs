@@ -8,7 +8,7 @@
 //! the snapshot itself ([`SharedMemorySnapshot`]: its [`SharedMemoryState`] and every store's
 //! [`SharedMemoryStoreInfo`]), one store's info, one entry's value, and every entry under a key
 //! prefix ([`SharedMemoryEntry`], in key order). Every read takes the host's cancellation
-//! signal ([`CancelSignal`]).
+//! signal ([`AbortSignal`]).
 //!
 //! - **Read-only.** The seam has no write port at all. A provider is loaded by its own means
 //!   (for the in-memory one, a [`SharedMemoryFixture`]); the engine only reads.
@@ -51,6 +51,7 @@
 //! # Example
 //!
 //! ```
+//! # use agent_interface::agent_core::NeverAborted;
 //! # use agent_interface::runtime::shared_memory::*;
 //! # use core::cell::Cell;
 //! # use embassy_futures::block_on;
@@ -62,12 +63,12 @@
 //!     )],
 //! )?;
 //! let memory = InMemorySharedMemory::new(contents);
-//! let style = block_on(memory.read_prefix("team", "style/", &NeverCancelled))?;
+//! let style = block_on(memory.read_prefix("team", "style/", &NeverAborted))?;
 //! let keys: Vec<_> = style.iter().flatten().map(|entry| entry.key.as_str()).collect();
 //! assert_eq!(keys, ["style/indent", "style/quotes"]);
 //! // Absence is a value; a cancelled read returns no part of its answer.
-//! assert_eq!(block_on(memory.read_entry("team", "deadline", &NeverCancelled)), Ok(None));
-//! assert_eq!(block_on(memory.read_prefix("elsewhere", "", &NeverCancelled)), Ok(None));
+//! assert_eq!(block_on(memory.read_entry("team", "deadline", &NeverAborted)), Ok(None));
+//! assert_eq!(block_on(memory.read_prefix("elsewhere", "", &NeverAborted)), Ok(None));
 //! let cancel = Cell::new(true);
 //! assert_eq!(
 //!     block_on(memory.read_prefix("team", "", &cancel)),
@@ -99,6 +100,6 @@ pub use memory::{
     InMemorySharedMemory, SharedMemoryFixture, SharedMemoryFixtureError, SharedMemoryStoreFixture,
 };
 pub use seam::{
-    CancelSignal, NeverCancelled, SharedMemoryEntry, SharedMemoryProvider, SharedMemoryReadError,
-    SharedMemorySnapshot, SharedMemoryState, SharedMemoryStoreInfo,
+    SharedMemoryEntry, SharedMemoryProvider, SharedMemoryReadError, SharedMemorySnapshot,
+    SharedMemoryState, SharedMemoryStoreInfo,
 };

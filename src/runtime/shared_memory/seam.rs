@@ -2,9 +2,8 @@
 
 use alloc::string::String;
 use alloc::vec::Vec;
-use core::cell::Cell;
 
-use crate::agent_core::ErrorValue;
+use crate::agent_core::{AbortSignal, ErrorValue};
 
 /// Which version of shared memory a snapshot is.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -99,43 +98,6 @@ impl SharedMemoryEntry {
     }
 }
 
-/// The host's cancellation signal for one read. A provider asks it before answering and
-/// between the entries or stores it collects.
-pub trait CancelSignal {
-    /// True once the read should stop.
-    fn is_cancelled(&self) -> bool;
-}
-
-/// A signal that is never set.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct NeverCancelled;
-
-impl CancelSignal for NeverCancelled {
-    fn is_cancelled(&self) -> bool {
-        false
-    }
-}
-
-/// A fixed answer: `true` is an already cancelled read.
-impl CancelSignal for bool {
-    fn is_cancelled(&self) -> bool {
-        *self
-    }
-}
-
-/// A flag the host sets from elsewhere on the same thread.
-impl CancelSignal for Cell<bool> {
-    fn is_cancelled(&self) -> bool {
-        self.get()
-    }
-}
-
-impl<T: CancelSignal + ?Sized> CancelSignal for &T {
-    fn is_cancelled(&self) -> bool {
-        (**self).is_cancelled()
-    }
-}
-
 /// Why a read has no answer. Absence is not here: it is `Ok(None)`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 pub enum SharedMemoryReadError {
@@ -158,7 +120,7 @@ pub trait SharedMemoryProvider {
     /// [`SharedMemoryReadError::Unavailable`] if the provider cannot read.
     async fn snapshot(
         &self,
-        signal: &dyn CancelSignal,
+        signal: &dyn AbortSignal,
     ) -> Result<SharedMemorySnapshot, SharedMemoryReadError>;
 
     /// One store's info; `None` for an unknown store.
@@ -168,7 +130,7 @@ pub trait SharedMemoryProvider {
     async fn store_info(
         &self,
         store: &str,
-        signal: &dyn CancelSignal,
+        signal: &dyn AbortSignal,
     ) -> Result<Option<SharedMemoryStoreInfo>, SharedMemoryReadError>;
 
     /// One entry's value; `None` for an unknown store or key.
@@ -179,7 +141,7 @@ pub trait SharedMemoryProvider {
         &self,
         store: &str,
         key: &str,
-        signal: &dyn CancelSignal,
+        signal: &dyn AbortSignal,
     ) -> Result<Option<String>, SharedMemoryReadError>;
 
     /// Every entry of `store` whose key starts with `prefix`, in key order, and nothing else;
@@ -191,6 +153,6 @@ pub trait SharedMemoryProvider {
         &self,
         store: &str,
         prefix: &str,
-        signal: &dyn CancelSignal,
+        signal: &dyn AbortSignal,
     ) -> Result<Option<Vec<SharedMemoryEntry>>, SharedMemoryReadError>;
 }

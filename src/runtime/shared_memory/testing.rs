@@ -33,10 +33,11 @@ use core::fmt;
 use crate::agent_core::ErrorValue;
 use crate::conformance::{self, CaseHarness, SuiteCase};
 
+use crate::agent_core::{AbortSignal, NeverAborted};
+
 use super::{
-    CancelSignal, NeverCancelled, SharedMemoryEntry, SharedMemoryFixture, SharedMemoryProvider,
-    SharedMemoryReadError, SharedMemorySnapshot, SharedMemoryState, SharedMemoryStoreFixture,
-    SharedMemoryStoreInfo,
+    SharedMemoryEntry, SharedMemoryFixture, SharedMemoryProvider, SharedMemoryReadError,
+    SharedMemorySnapshot, SharedMemoryState, SharedMemoryStoreFixture, SharedMemoryStoreInfo,
 };
 
 /// The host's harness for one provider type: a fresh provider over handed-in contents.
@@ -242,8 +243,8 @@ impl CancelAfter {
     }
 }
 
-impl CancelSignal for CancelAfter {
-    fn is_cancelled(&self) -> bool {
+impl AbortSignal for CancelAfter {
+    fn is_aborted(&self) -> bool {
         match self.clear_checks.get().checked_sub(1) {
             Some(left) => {
                 self.clear_checks.set(left);
@@ -422,7 +423,7 @@ async fn expect_snapshot<P: SharedMemoryProvider>(
     contents: &SharedMemoryFixture,
     check: &'static str,
 ) -> Checked {
-    let received = present(check, provider.snapshot(&NeverCancelled).await)?;
+    let received = present(check, provider.snapshot(&NeverAborted).await)?;
     let expected = contents.snapshot();
     if received == expected {
         Ok(())
@@ -442,7 +443,7 @@ async fn expect_every_store<P: SharedMemoryProvider>(
 ) -> Checked {
     for store in contents.store_ids() {
         let expected = contents.store_info(store).cloned();
-        let received = present(check, provider.store_info(store, &NeverCancelled).await)?;
+        let received = present(check, provider.store_info(store, &NeverAborted).await)?;
         if received != expected {
             return Err(miss(
                 check,
@@ -468,10 +469,7 @@ async fn expect_value<P: SharedMemoryProvider>(
     check: &'static str,
     on_error: OnError<Option<String>>,
 ) -> Checked {
-    let received = on_error(
-        check,
-        provider.read_entry(store, key, &NeverCancelled).await,
-    )?;
+    let received = on_error(check, provider.read_entry(store, key, &NeverAborted).await)?;
     if received.as_deref() == expected {
         Ok(())
     } else {
@@ -510,7 +508,7 @@ async fn expect_prefix<P: SharedMemoryProvider>(
     let expected = expected_entries(contents, store, prefix);
     let received = on_error(
         check,
-        provider.read_prefix(store, prefix, &NeverCancelled).await,
+        provider.read_prefix(store, prefix, &NeverAborted).await,
     )?;
     if received == expected {
         Ok(())
@@ -548,7 +546,7 @@ async fn absence_is_a_value<H: SharedMemoryHooks>(hooks: &mut H) -> Checked {
     let contents = main_contents()?;
     let provider = make(hooks, contents.clone()).await?;
     let check = "an unknown store has no info";
-    let received = absent(check, provider.store_info("missing", &NeverCancelled).await)?;
+    let received = absent(check, provider.store_info("missing", &NeverAborted).await)?;
     if received.is_some() {
         return Err(miss(
             check,
@@ -693,10 +691,10 @@ async fn cancellation<H: SharedMemoryHooks>(hooks: &mut H) -> Checked {
     // The whole answers are the provider's own clear-signal reads, so this case asserts only
     // cancellation (whether those answers are right is the other cases' business).
     let check = "a read with a clear signal answers";
-    let whole_snapshot = present(check, provider.snapshot(&NeverCancelled).await)?;
+    let whole_snapshot = present(check, provider.snapshot(&NeverAborted).await)?;
     let whole_notes = present(
         check,
-        provider.read_prefix("notes", "", &NeverCancelled).await,
+        provider.read_prefix("notes", "", &NeverAborted).await,
     )?;
     let check = "a read cancelled while it runs returns no part of its answer";
     let longest = whole_notes
@@ -721,7 +719,7 @@ async fn cancellation<H: SharedMemoryHooks>(hooks: &mut H) -> Checked {
     }
 
     let check = "after a cancelled read, a read with a clear signal answers as before";
-    let again = present(check, provider.snapshot(&NeverCancelled).await)?;
+    let again = present(check, provider.snapshot(&NeverAborted).await)?;
     if again != whole_snapshot {
         return Err(miss(
             check,
@@ -733,7 +731,7 @@ async fn cancellation<H: SharedMemoryHooks>(hooks: &mut H) -> Checked {
     }
     let again = present(
         check,
-        provider.read_prefix("notes", "", &NeverCancelled).await,
+        provider.read_prefix("notes", "", &NeverAborted).await,
     )?;
     if again == whole_notes {
         Ok(())

@@ -160,19 +160,6 @@ impl<S: AccessTokenSignatures + ?Sized> AccessTokenSignatures for &S {
     }
 }
 
-/// The host's clock (a port), read once per verdict after the signature check: milliseconds
-/// since the epoch. Any `Fn() -> u64` is one.
-pub trait AccessTokenClock {
-    /// Now, in milliseconds since the epoch.
-    fn now_ms(&self) -> u64;
-}
-
-impl<F: Fn() -> u64> AccessTokenClock for F {
-    fn now_ms(&self) -> u64 {
-        self()
-    }
-}
-
 /// The claim rules of one verifier: a validated (single-tenant) configuration plus the clock
 /// skew allowed on `exp` and `nbf`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -243,18 +230,18 @@ impl AccessTokenRules {
         Err(refusal)
     }
 
-    /// The whole check of `token`: `oversize` beyond [`MAX_ACCESS_TOKEN_BYTES`] before
-    /// anything is parsed, then the host's signature check, then [`check`](Self::check) at the
-    /// clock's time read after the signature check. Returns the verified claims when admitted.
-    pub async fn verify<S, C>(
+    /// The whole check of `token` at `now_ms` (milliseconds since the epoch, passed in by the
+    /// host): `oversize` beyond [`MAX_ACCESS_TOKEN_BYTES`] before anything is parsed, then the
+    /// host's signature check, then [`check`](Self::check). Returns the verified claims when
+    /// admitted.
+    pub async fn verify<S>(
         &self,
         signatures: &S,
-        clock: &C,
         token: &str,
+        now_ms: u64,
     ) -> Result<AccessTokenClaims, AccessTokenRefusal>
     where
         S: AccessTokenSignatures + ?Sized,
-        C: AccessTokenClock + ?Sized,
     {
         if token.len() > MAX_ACCESS_TOKEN_BYTES {
             return Err(AccessTokenRefusal::Oversize);
@@ -262,27 +249,23 @@ impl AccessTokenRules {
         let claims = signatures
             .verified_claims(token, self.config.algorithms())
             .await?;
-        self.check(&claims, clock.now_ms())?;
+        self.check(&claims, now_ms)?;
         Ok(claims)
     }
 }
 
-/// An [`AccessTokenVerifier`] over the host's signature check and clock: the verdict of
-/// [`AccessTokenRules::verify`]. It never fails otherwise and never holds a token.
-pub struct SignedAccessTokenVerifier<S, C> {
+/// An [`AccessTokenVerifier`] over the host's signature check: the verdict of
+/// [`AccessTokenRules::verify`] at the time the host passes in. It never fails otherwise and
+/// never holds a token.
+pub struct SignedAccessTokenVerifier<S> {
     rules: AccessTokenRules,
     signatures: S,
-    clock: C,
 }
 
-impl<S: AccessTokenSignatures, C: AccessTokenClock> SignedAccessTokenVerifier<S, C> {
-    /// A verifier applying `rules` to what `signatures` verified, at `clock`'s time.
-    pub fn new(rules: AccessTokenRules, signatures: S, clock: C) -> Self {
-        Self {
-            rules,
-            signatures,
-            clock,
-        }
+impl<S: AccessTokenSignatures> SignedAccessTokenVerifier<S> {
+    /// A verifier applying `rules` to what `signatures` verified.
+    pub fn new(rules: AccessTokenRules, signatures: S) -> Self {
+        Self { rules, signatures }
     }
 
     /// The rules it applies.
@@ -290,26 +273,15 @@ impl<S: AccessTokenSignatures, C: AccessTokenClock> SignedAccessTokenVerifier<S,
     pub fn rules(&self) -> &AccessTokenRules {
         &self.rules
     }
+}
 
-    /// The verdict on `token` at `now_ms` (passed in; the clock is not read).
-    pub async fn verify_at(&self, token: &str, now_ms: u64) -> AccessTokenAdmission {
-        verdict(self.rules.verify(&self.signatures, &|| now_ms, token).await)
+impl<S: AccessTokenSignatures> AccessTokenVerifier for SignedAccessTokenVerifier<S> {
+    async fn verify(&self, token: &str, now_ms: u64) -> AccessTokenAdmission {
+        verdict(self.rules.verify(&self.signatures, token, now_ms).await)
     }
 }
 
-impl<S: AccessTokenSignatures, C: AccessTokenClock> AccessTokenVerifier
-    for SignedAccessTokenVerifier<S, C>
-{
-    async fn verify(&self, token: &str) -> AccessTokenAdmission {
-        verdict(
-            self.rules
-                .verify(&self.signatures, &self.clock, token)
-                .await,
-        )
-    }
-}
-
-impl<S, C> fmt::Debug for SignedAccessTokenVerifier<S, C> {
+impl<S> fmt::Debug for SignedAccessTokenVerifier<S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("SignedAccessTokenVerifier")
             .field("rules", &self.rules)

@@ -93,10 +93,7 @@ impl<S: AccessTokenSignatures, const SPENT: usize> ExternalEventGate<S, SPENT> {
             .ok_or(ExternalEventRefusal::MissingToken)?;
         let now_ms = now_ms.max(self.latest_ms.get());
         self.latest_ms.set(now_ms);
-        let claims = self
-            .rules
-            .verify(&self.signatures, &|| now_ms, token)
-            .await?;
+        let claims = self.rules.verify(&self.signatures, token, now_ms).await?;
         let malformed = ExternalEventRefusal::Token(AccessTokenRefusal::Malformed);
         let jti = claims.jti.filter(|jti| !jti.is_empty()).ok_or(malformed)?;
         // From here to the end nothing awaits, so no other delivery can interleave.

@@ -6,7 +6,7 @@
 //! ([`AccessTokenRules`], [`SignedAccessTokenVerifier`]); and external events against their
 //! grant ([`ExternalEventGate`]).
 //!
-//! Sans-IO: no clock (time is passed in, or read from the host's [`AccessTokenClock`]), no
+//! Sans-IO: no clock (time is passed in as `now_ms`), no
 //! entropy of its own (a `rand_core::TryCryptoRng` is passed in; its failure is an error, never
 //! an open admission), no cryptography and no keys (the host's [`AccessTokenSignatures`]).
 //!
@@ -38,9 +38,8 @@ mod external_event;
 mod resolution;
 
 pub use access_token::{
-    AccessTokenAudience, AccessTokenClaims, AccessTokenClock, AccessTokenRules,
-    AccessTokenSignatureRefusal, AccessTokenSignatures, MAX_ACCESS_TOKEN_BYTES,
-    SignedAccessTokenVerifier,
+    AccessTokenAudience, AccessTokenClaims, AccessTokenRules, AccessTokenSignatureRefusal,
+    AccessTokenSignatures, MAX_ACCESS_TOKEN_BYTES, SignedAccessTokenVerifier,
 };
 pub use credential::{admission_admits, bearer_credential, credential_matches};
 pub use external_event::{DEFAULT_SPENT_TOKEN_CAPACITY, ExternalEventGate, GrantedExternalEvent};
