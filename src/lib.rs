@@ -2,16 +2,18 @@
 //!
 //! `agent-interface` gives a terminal app, a browser tab, a worker or a microcontroller that drives
 //! a remote model one shared set of contract types: usage and run traces, terminal interactions,
-//! and (as the crate grows) sessions, turns, prompts, records, handoff, transports, commands and
-//! background work. It is sans-IO: it never reads a clock, a socket, a file or an entropy source;
-//! hosts pass time in and supply entropy and carriers through traits.
+//! sessions, turns, prompts, records and their stores, handoff, transports and payload channels,
+//! commands, background work, permission rules and reconciling interrupted tool calls. It is
+//! sans-IO: it never reads a clock, a socket, a file or an entropy source; hosts pass time in
+//! and supply entropy and carriers through traits.
 //!
 //! # Layering
 //!
-//! Every contract family is one module behind one Cargo feature, and a family names only the
-//! families below it (checked by `tests/layering.rs` against one table of allowed edges):
+//! Every contract family and runtime piece is one module behind one Cargo feature, and it names
+//! only the modules below it (checked by `tests/layering.rs` against one table of allowed
+//! edges):
 //!
-//! | layer | module | feature | names |
+//! | layer | module | feature | names directly |
 //! |---|---|---|---|
 //! | base | `agent_core` | `agent-core` | nothing |
 //! | 0 | `analytics` | `analytics` | nothing |
@@ -19,21 +21,32 @@
 //! | 0 | `command` | `command` | `agent_core` |
 //! | 0 | `execution` | `execution` | `agent_core` |
 //! | 0 | `transport` | `transport` | `agent_core` |
-//! | 1 | `session` | `session` | `agent_core`, `command`, `execution`, `analytics` |
-//! | 2 | `session_mobility` | `session-mobility` | `session` and what it names |
+//! | 1 | `session` | `session` | `agent_core`, `analytics`, `command`, `execution` |
+//! | 2 | `session_mobility` | `session-mobility` | `session` |
+//! | runtime | `runtime::turn_queue` | `turn-queue` | `session` |
+//! | runtime | `runtime::transport` | `transport-runtime` | `transport` |
+//! | runtime | `runtime::policy` | `policy` | `agent_core` |
+//! | runtime | `runtime::reconcile` | `reconcile` | `agent_core` |
+//! | runtime | `runtime::record_codec` | `record-codec` | `session` |
+//! | runtime | `runtime::record_store` | `record-store` | `runtime::record_codec` |
+//! | runtime | `runtime::session_cache` | `session-cache` | `runtime::reconcile`, `session` |
+//! | runtime | `runtime::shared_memory` | `shared-memory` | `agent_core` |
+//!
+//! A module also names what its rows reach (`session_mobility` names `agent_core` types); the
+//! rows list direct edges only, as the features do.
 //!
 //! Runtime pieces live under [`runtime`] (when one is enabled), each behind its own feature:
 //!
 //! | module | feature | implements |
 //! |---|---|---|
-//! | `runtime::turn_queue` | `turn-queue` | the co-drive turn queue and its turn handles (`session`) |
-//! | `runtime::policy` | `policy` | per-session permission rules, their store and enforcement (`agent_core`) |
-//! | `runtime::reconcile` | `reconcile` | closing interrupted tool calls on wake (`agent_core`) |
-//! | `runtime::transport` | `transport-runtime` | the lifecycle guard and registry, payload channels, admission (`transport`) |
-//! | `runtime::record_codec` | `record-codec` | the session record codec: envelope encoder, total decoder with located issues (`session`) |
-//! | `runtime::record_store` | `record-store` (+ `record-store-fs`, `sealing`) | session record stores: memory, files, sealed (`session`, `runtime::record_codec`) |
-//! | `runtime::session_cache` | `session-cache` | the TTL session cache, fork, ownership rows, bounded-tail wake (`session`, `runtime::reconcile`) |
-//! | `runtime::shared_memory` | `shared-memory` | the read-only shared-memory provider seam (`agent_core`) |
+//! | `runtime::turn_queue` | `turn-queue` | the co-drive turn queue and its turn handles |
+//! | `runtime::policy` | `policy` | per-session permission rules, their store and enforcement |
+//! | `runtime::reconcile` | `reconcile` | closing interrupted tool calls on wake |
+//! | `runtime::transport` | `transport-runtime` | the lifecycle guard and registry, payload channels, admission |
+//! | `runtime::record_codec` | `record-codec` | the session record codec: envelope encoder, total decoder with located issues |
+//! | `runtime::record_store` | `record-store` (+ `record-store-fs`, `sealing`) | session record stores: memory, files, sealed |
+//! | `runtime::session_cache` | `session-cache` | the TTL session cache, fork, ownership rows, bounded-tail wake |
+//! | `runtime::shared_memory` | `shared-memory` | the read-only shared-memory provider seam |
 //!
 //! There are no root re-exports: every path names its family
 //! (`agent_interface::analytics::UsageSnapshot`).

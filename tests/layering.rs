@@ -13,8 +13,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-/// The one table of allowed edges: module root -> the module roots it may name.
-/// A new family or runtime piece declares its row here (and its feature in Cargo.toml).
+/// The one table of allowed edges, direct edges only: module root -> the module roots it names
+/// directly (exactly the module features its Cargo feature lists). A module may name what its
+/// rows reach transitively (`closure`). A new family or runtime piece declares its row here
+/// (and its feature in Cargo.toml); the README's and lib.rs's layering tables are checked
+/// against it.
 #[rustfmt::skip]
 const EDGES: &[(&str, &[&str])] = &[
     // base
@@ -26,19 +29,32 @@ const EDGES: &[(&str, &[&str])] = &[
     ("execution",  &["agent_core"]),
     ("transport",  &["agent_core"]),
     // layer 1
-    ("session",    &["agent_core", "command", "execution", "analytics"]),
+    ("session",    &["agent_core", "analytics", "command", "execution"]),
     // layer 2
-    ("session_mobility", &["agent_core", "command", "execution", "analytics", "session"]),
+    ("session_mobility", &["session"]),
     // runtime pieces
     ("runtime::policy",     &["agent_core"]),
     ("runtime::reconcile",  &["agent_core"]),
-    ("runtime::record_codec", &["agent_core", "analytics", "command", "execution", "session"]),
-    ("runtime::record_store", &["agent_core", "analytics", "command", "execution", "session", "runtime::record_codec"]),
-    ("runtime::session_cache", &["agent_core", "analytics", "command", "execution", "session", "runtime::reconcile"]),
+    ("runtime::record_codec", &["session"]),
+    ("runtime::record_store", &["runtime::record_codec"]),
+    ("runtime::session_cache", &["runtime::reconcile", "session"]),
     ("runtime::shared_memory", &["agent_core"]),
-    ("runtime::transport",  &["agent_core", "transport"]),
-    ("runtime::turn_queue", &["agent_core", "analytics", "command", "execution", "session"]),
+    ("runtime::transport",  &["transport"]),
+    ("runtime::turn_queue", &["session"]),
 ];
+
+/// Every module root `root` may name through `edges`: its direct edges and theirs, transitively.
+fn closure(edges: &[(&str, &[&str])], root: &str) -> BTreeSet<String> {
+    let table: BTreeMap<&str, &[&str]> = edges.iter().copied().collect();
+    let mut reached = BTreeSet::new();
+    let mut stack: Vec<&str> = table.get(root).copied().unwrap_or_default().to_vec();
+    while let Some(next) = stack.pop() {
+        if reached.insert(next.to_string()) {
+            stack.extend(table.get(next).copied().unwrap_or_default());
+        }
+    }
+    reached
+}
 
 /// Crate-private support modules (no family): any module may name them, they name no family.
 const SUPPORT: &[&str] = &["conformance", "instant", "literal"];
@@ -332,7 +348,7 @@ fn check(crate_dir: &Path, edges: &[(&str, &[&str])]) -> Vec<Violation> {
             });
             continue;
         }
-        let allowed = table[own_root.as_str()];
+        let allowed = closure(edges, own_root.as_str());
         let source = fs::read_to_string(&file).expect("readable source");
         let toks = tokenize(&strip(&source));
         let mut paths = Vec::new();
@@ -360,11 +376,11 @@ fn check(crate_dir: &Path, edges: &[(&str, &[&str])]) -> Vec<Violation> {
             if target == own_root || SUPPORT.contains(&target.as_str()) {
                 continue;
             }
-            let message = if !allowed.contains(&target.as_str()) {
+            let message = if !allowed.contains(target.as_str()) {
                 let list = if allowed.is_empty() {
                     "none".to_string()
                 } else {
-                    allowed.join(", ")
+                    allowed.iter().cloned().collect::<Vec<_>>().join(", ")
                 };
                 format!(
                     "{own_root} names {target}: missing edge {own_root} -> {target} (allowed: {list})"
@@ -473,35 +489,171 @@ fn every_module_root_of_src_has_a_row() {
 
 #[test]
 fn the_table_matches_the_feature_graph() {
-    let manifest = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"))
-        .expect("Cargo.toml");
-    let graph = features(&manifest);
+    let graph = features(&manifest());
     let by_feature: BTreeMap<String, &str> = EDGES
         .iter()
         .map(|(root, _)| (feature_of(root), *root))
         .collect();
-    for (root, allowed) in EDGES {
+    for (root, direct) in EDGES {
         let feature = feature_of(root);
-        let Some(direct) = graph.get(&feature) else {
+        let Some(enables) = graph.get(&feature) else {
             panic!("module root `{root}` has no feature `{feature}` in Cargo.toml");
         };
-        // Everything the feature switches on, transitively, that is itself a module root.
-        let mut enabled = BTreeSet::new();
-        let mut visited = BTreeSet::new();
-        let mut stack: Vec<String> = direct.clone();
-        while let Some(f) = stack.pop() {
-            if !visited.insert(f.clone()) {
-                continue;
-            }
-            if let Some(target) = by_feature.get(&f) {
-                enabled.insert(target.to_string());
-            }
-            stack.extend(graph.get(&f).cloned().unwrap_or_default());
-        }
-        let allowed: BTreeSet<String> = allowed.iter().map(|s| s.to_string()).collect();
+        // The module roots the feature switches on itself (not through another module's
+        // feature): the row lists exactly these.
+        let enabled: BTreeSet<String> = enables
+            .iter()
+            .filter_map(|f| by_feature.get(f).map(|target| target.to_string()))
+            .collect();
+        let direct: BTreeSet<String> = direct.iter().map(|s| s.to_string()).collect();
         assert_eq!(
-            allowed, enabled,
-            "`{root}` may name {allowed:?} but its feature `{feature}` enables {enabled:?}"
+            direct, enabled,
+            "`{root}`'s row lists {direct:?} but its feature `{feature}` enables {enabled:?}"
+        );
+    }
+}
+
+fn manifest() -> String {
+    fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"))
+        .expect("Cargo.toml")
+}
+
+/// The rows of the markdown table that follows the line `header` in `text`: cells trimmed.
+fn table_after(text: &str, header: &str) -> Vec<Vec<String>> {
+    let mut lines = text.lines().skip_while(|line| line.trim() != header);
+    assert!(lines.next().is_some(), "no table with header `{header}`");
+    lines
+        .skip(1) // the |---| line
+        .map(str::trim)
+        .take_while(|line| line.starts_with('|'))
+        .map(|line| {
+            line.trim_matches('|')
+                .split('|')
+                .map(|cell| cell.trim().to_string())
+                .collect()
+        })
+        .collect()
+}
+
+/// The backticked words of a cell: `session`, `runtime::record_codec`.
+fn ticked(cell: &str) -> BTreeSet<String> {
+    cell.split('`')
+        .skip(1)
+        .step_by(2)
+        .map(String::from)
+        .collect()
+}
+
+/// Checks one layering table (module in column `module`, feature in `feature`, the roots it
+/// names directly in the last column) against [`EDGES`] and the feature names.
+fn check_layering_table(source: &str, rows: &[Vec<String>], module: usize, feature: usize) {
+    let table: BTreeMap<&str, &[&str]> = EDGES.iter().copied().collect();
+    let mut seen = BTreeSet::new();
+    for row in rows {
+        let root = ticked(&row[module]).into_iter().next().expect("a module");
+        let Some(direct) = table.get(root.as_str()) else {
+            panic!("{source}: `{root}` is not a row of the layering table");
+        };
+        assert_eq!(
+            ticked(&row[feature]),
+            BTreeSet::from([feature_of(&root)]),
+            "{source}: the feature of `{root}`"
+        );
+        let names = ticked(row.last().expect("cells"));
+        let direct: BTreeSet<String> = direct.iter().map(|s| s.to_string()).collect();
+        assert_eq!(names, direct, "{source}: what `{root}` names directly");
+        seen.insert(root);
+    }
+    let all: BTreeSet<String> = EDGES.iter().map(|(root, _)| root.to_string()).collect();
+    assert_eq!(
+        seen, all,
+        "{source}: the layering table lists every module root"
+    );
+}
+
+#[test]
+fn the_readme_layering_table_is_the_table() {
+    let readme = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+        .expect("README.md");
+    let rows = table_after(&readme, "| layer | module | feature | names directly |");
+    check_layering_table("README.md", &rows, 1, 2);
+}
+
+#[test]
+fn the_crate_docs_layering_table_is_the_table() {
+    let lib = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs"))
+        .expect("src/lib.rs");
+    let docs: String = lib
+        .lines()
+        .filter_map(|line| line.strip_prefix("//!"))
+        .map(|line| line.strip_prefix(' ').unwrap_or(line))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let rows = table_after(&docs, "| layer | module | feature | names directly |");
+    check_layering_table("src/lib.rs", &rows, 1, 2);
+}
+
+/// Every crate a feature switches on, through the features it enables: `dep:x` entries (weak
+/// `x?/feature` entries switch nothing on).
+fn dependencies_of(graph: &BTreeMap<String, Vec<String>>, feature: &str) -> BTreeSet<String> {
+    let mut deps = BTreeSet::new();
+    let mut visited = BTreeSet::new();
+    let mut stack = vec![feature.to_string()];
+    while let Some(next) = stack.pop() {
+        if !visited.insert(next.clone()) {
+            continue;
+        }
+        for entry in graph.get(&next).cloned().unwrap_or_default() {
+            match entry.strip_prefix("dep:") {
+                Some(dep) => {
+                    deps.insert(dep.to_string());
+                }
+                None if !entry.contains('/') => stack.push(entry),
+                None => {}
+            }
+        }
+    }
+    deps
+}
+
+#[test]
+fn the_readme_features_table_is_the_manifest() {
+    let readme = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+        .expect("README.md");
+    let graph = features(&manifest());
+    let rows = table_after(&readme, "| feature | turns on | dependencies |");
+    let listed: BTreeSet<String> = rows
+        .iter()
+        .map(|row| ticked(&row[0]).into_iter().next().expect("a feature"))
+        .collect();
+    let declared: BTreeSet<String> = graph
+        .keys()
+        .filter(|feature| *feature != "default")
+        .cloned()
+        .collect();
+    assert_eq!(
+        listed, declared,
+        "README features table vs Cargo.toml [features]"
+    );
+    for row in &rows {
+        let feature = ticked(&row[0]).into_iter().next().expect("a feature");
+        let expected = dependencies_of(&graph, &feature);
+        let cell = &row[2];
+        let named: BTreeSet<String> = if cell == "none" {
+            BTreeSet::new()
+        } else {
+            cell.split(',')
+                .map(|entry| {
+                    // `portable-atomic (thumbv6m, riscv32imc)`: the crate is the first word.
+                    let name = entry.split_whitespace().next().unwrap_or("");
+                    name.to_string()
+                })
+                .filter(|name| !name.is_empty())
+                .collect()
+        };
+        assert_eq!(
+            named, expected,
+            "README: the dependencies `{feature}` switches on (cell: {cell:?})"
         );
     }
 }

@@ -148,7 +148,7 @@ impl SessionCacheConfig {
 }
 
 /// A read-only projection of one cached session for a "recent sessions" list
-/// (`SessionStoreSummary`); [`SessionCache::list`](super::SessionCache::list) returns them
+/// (`SessionStoreSummary`); [`SessionCache::list`](super::SessionCachePort::list) returns them
 /// newest-first by `lastActiveAt`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

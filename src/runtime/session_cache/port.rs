@@ -4,12 +4,18 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-#[cfg(doc)]
-use super::cache::SessionCache;
 use super::cache::{AcquireOptions, Acquired, Released, SweepReport};
+#[cfg(doc)]
+use super::cache::{Acquisition, SessionCache};
+#[cfg(doc)]
+use super::config::IdSource;
 use super::config::{EvictPolicy, Retention, SessionStoreSummary, StoreDurability};
 use super::error::SessionCacheError;
+#[cfg(doc)]
+use super::ownership::fork_ownership;
 use super::ownership::{ForkOwner, OwnerRow, Registration};
+#[cfg(doc)]
+use crate::runtime::reconcile::reconcile_interrupted_session;
 
 /// The session lifecycle and caching layer a runner depends on (`SessionStore`): acquire,
 /// touch, release, forget, pin, sweep, task notes, listing, commit, fork, and the ownership

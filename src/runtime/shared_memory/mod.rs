@@ -8,7 +8,7 @@
 //! the snapshot itself ([`SharedMemorySnapshot`]: its [`SharedMemoryState`] and every store's
 //! [`SharedMemoryStoreInfo`]), one store's info, one entry's value, and every entry under a key
 //! prefix ([`SharedMemoryEntry`], in key order). Every read takes the host's cancellation
-//! signal ([`AbortSignal`]).
+//! signal ([`AbortSignal`](crate::agent_core::AbortSignal)).
 //!
 //! - **Read-only.** The seam has no write port at all. A provider is loaded by its own means
 //!   (for the in-memory one, a [`SharedMemoryFixture`]); the engine only reads.
