@@ -37,8 +37,43 @@ mod handoff;
 mod mesh;
 mod peer;
 
-pub use authority::*;
-pub use file_transfer::*;
-pub use handoff::*;
-pub use mesh::*;
-pub use peer::*;
+pub use authority::{
+    ApprovalRequestError, AuthorizeOptions, CapabilityApproval, CapabilityApprovalRequest,
+    CapabilityApprovalScope, CapabilityDecision, CapabilityRefusal, ConnectionAuthority,
+    ConnectionEnd, ConnectionPeer, DelegatedTurn, DelegatedTurnError, DelegationDecision,
+    DelegationRequest, NoOperator, OperatorApprover, capability_approval,
+};
+pub use file_transfer::{
+    FileCloseHandler, FileFrameChannel, FileFrameHandler, FileOffer, FileVerificationError,
+};
+pub use handoff::{
+    AssembleOutcome, COMMITTED_CANNOT_DISCARD_DETAIL, DestinationCommitError, DestinationReport,
+    DestinationState, DurablyPersisted, HandoffAdvance, HandoffAssembler, HandoffCarrier,
+    HandoffChunkFrame, HandoffClock, HandoffCommitAck, HandoffCommitResult, HandoffComposition,
+    HandoffCredentialResolver, HandoffDestination, HandoffDestinationComposition,
+    HandoffDestinationOptions, HandoffDisposition, HandoffIntegrity, HandoffManifest,
+    HandoffManifestRequest, HandoffOfferResult, HandoffOutcome, HandoffPayload, HandoffPhase,
+    HandoffReadiness, HandoffRecordDecodeOutcome, HandoffRecordPersister, HandoffRefusal,
+    HandoffRuntimeState, HandoffSource, HandoffSourceComposition, HandoffSourceOfferError,
+    HandoffSourceOptions, HandoffStateItem, HandoffStateKind, HandoffTransaction,
+    HandoffTransferError, HandoffTransition, HandoffTransitionDetail, HandoffTransitionRefusal,
+    IN_FLIGHT_WORK_DETAIL, IntegrityFailure, IntegrityOutcome, InvalidChunkFrame,
+    InvalidHandoffTransaction, InventoryDispositionMismatch, MAX_REPORTED_DECODE_ISSUES,
+    NO_CREDENTIAL_DETAIL, NOT_JSON_DETAIL, NOT_WRITTEN_DETAIL, NoHandoffOpen, NoManifestReceived,
+    PROVIDER_CREDENTIALS_NOTE, PrepareHandoffOfferInput, SANDBOX_SNAPSHOT_NOTE, SealedRecord,
+    SourceAbandonReason, SourceOfferOutcome, SourceRuntimeState, UNCOMMITTED_CHANGES_NOTE,
+    advance_handoff, assess_handoff_readiness, begin_handoff, commit_handoff, handoff_inventory,
+    handoff_outcome, is_handoff_committed, is_handoff_transition_allowed, prepare_handoff_offer,
+    source_retains_authority, source_still_owns,
+};
+pub use mesh::{
+    MeshAdmission, MeshAdmissionError, MeshCapabilities, MeshCapabilitiesNotAscending,
+    MeshCapability, MeshTrust,
+};
+pub use peer::{
+    AdmittedPeerTrust, PeerAckReasonOnState, PeerAdmission, PeerAdmissionError,
+    PeerAdmissionEvidence, PeerDelivery, PeerDeliveryState, PeerEnvironmentProof, PeerMessage,
+    PeerMessageAck, PeerMessageIngress, PeerMessageListener, PeerOrigin, PeerPresentation,
+    PeerTrust, SessionPeerMessagingPort, WorkspaceRelation, is_same_environment_peer,
+    is_terminal_peer_delivery,
+};

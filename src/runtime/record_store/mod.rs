@@ -115,11 +115,16 @@ mod sealed;
 pub mod testing;
 
 pub use medium::{RecordMedium, WriterId, WriterIdError, WriterMark};
-pub use memory::*;
+pub use memory::{MemoryMedium, MemoryRecordStore};
 pub use seal::{Opened, RecordSeal, SealError, Sealed, Unsealed};
-pub use store::*;
+pub use store::{
+    OtherWriter, RecordId, RecordIdError, RecordStore, RecordStoreError, RecordWriter,
+};
 
 #[cfg(feature = "record-store-fs")]
-pub use file::*;
+pub use file::{FileMedium, FileMediumError, FileOperation, FileRecordStore};
 #[cfg(feature = "sealing")]
-pub use sealed::*;
+pub use sealed::{
+    AeadSeal, AeadSealed, KeyId, KeyIdError, KeyMaterial, KeyRole, Keyring, KeyringError,
+    SealedFormatError, SealedHeader, rand_core, sha256_digest,
+};

@@ -26,9 +26,34 @@ mod offer;
 mod ownership;
 mod source;
 
-pub use composition::*;
-pub use contracts::*;
-pub use destination::*;
-pub use offer::*;
-pub use ownership::*;
-pub use source::*;
+pub use composition::{
+    AssembleOutcome, HandoffAssembler, HandoffChunkFrame, HandoffComposition,
+    HandoffDestinationComposition, HandoffManifestRequest, HandoffRecordDecodeOutcome,
+    HandoffSourceComposition, IntegrityFailure, IntegrityOutcome, InvalidChunkFrame, SealedRecord,
+};
+pub use contracts::{
+    DurablyPersisted, HandoffCommitAck, HandoffDisposition, HandoffIntegrity, HandoffManifest,
+    HandoffOutcome, HandoffPayload, HandoffPhase, HandoffRefusal, HandoffStateItem,
+    HandoffStateKind, InventoryDispositionMismatch, is_handoff_committed,
+    is_handoff_transition_allowed, source_retains_authority,
+};
+pub use destination::{
+    COMMITTED_CANNOT_DISCARD_DETAIL, DestinationCommitError, DestinationReport, DestinationState,
+    HandoffClock, HandoffCredentialResolver, HandoffDestination, HandoffDestinationOptions,
+    HandoffRecordPersister, MAX_REPORTED_DECODE_ISSUES, NO_CREDENTIAL_DETAIL, NOT_JSON_DETAIL,
+    NOT_WRITTEN_DETAIL, NoManifestReceived,
+};
+pub use offer::{
+    HandoffOfferResult, HandoffReadiness, HandoffRuntimeState, IN_FLIGHT_WORK_DETAIL,
+    PROVIDER_CREDENTIALS_NOTE, PrepareHandoffOfferInput, SANDBOX_SNAPSHOT_NOTE, SourceRuntimeState,
+    UNCOMMITTED_CHANGES_NOTE, assess_handoff_readiness, handoff_inventory, prepare_handoff_offer,
+};
+pub use ownership::{
+    HandoffAdvance, HandoffCommitResult, HandoffTransaction, HandoffTransition,
+    HandoffTransitionDetail, HandoffTransitionRefusal, InvalidHandoffTransaction, advance_handoff,
+    begin_handoff, commit_handoff, handoff_outcome, source_still_owns,
+};
+pub use source::{
+    HandoffCarrier, HandoffSource, HandoffSourceOfferError, HandoffSourceOptions,
+    HandoffTransferError, NoHandoffOpen, SourceAbandonReason, SourceOfferOutcome,
+};
