@@ -2,22 +2,7 @@
 //! the role a binding has, the binding (session handle, own directory view, release), the binder
 //! that hands bindings out, and the switch-away rule as a pure function.
 //!
-//! # Rust shape and decisions
-//!
-//! * [`SessionBinding`] and [`SessionBinder`] are traits generic over the session handle type
-//!   `S`. TypeScript defaults `S` to the whole interactive-session contract; this crate has no
-//!   default (that contract is declared in another file of the family and is a set of
-//!   capability traits, not one object type), so a host names its own handle type.
-//! * A binding's directory is an associated type bounded by
-//!   [`SessionDirectory`](super::SessionDirectory).
-//! * `release` consumes the binding, so a released binding cannot be used again. Whether
-//!   dropping an unreleased binding also releases it is the implementation's choice; releasing
-//!   explicitly is the contract.
-//! * The switch-away rule of the contract's refusal list is [`switch_away_refusal`]: leaving is
-//!   refused with `prompt_pending` only when this client is the last driver of its session and a
-//!   prompt there waits; an observer, a driver with company, and a driver leaving a merely busy
-//!   session are all let go. The facts it needs are the caller's to gather
-//!   ([`SwitchAwayState`]).
+//! Decisions where the contract was silent: `docs/decisions/session.md`.
 
 use super::directory::SessionDirectory;
 use super::refusal::SessionChangeRefusalCode;

@@ -1,11 +1,7 @@
 //! Checkpoints and branches of a conversation: the `branch_event` payload (`IBranchEvent`) and
 //! the record's pointer to the active branch (`IActiveBranchPointer`).
 //!
-//! # Decisions where the contract was silent or not recovered
-//!
-//! - Ids are opaque strings; nothing here checks that a pointer names a branch or checkpoint that
-//!   exists. (A resume whose pointer names an unknown one must fall back to linear history, which
-//!   is the session's behaviour, not the record's.)
+//! Decisions where the contract was silent: `docs/decisions/session.md`.
 
 use alloc::string::String;
 

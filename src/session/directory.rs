@@ -1,24 +1,7 @@
 //! The session directory port (`ISessionDirectory`): list, switch, start, rename and delete the
 //! sessions of a host that holds several, and the event a switched client hears.
 //!
-//! # Rust shape and decisions
-//!
-//! * [`SessionDirectory`] is a trait. `listSessions` is synchronous and infallible, as in
-//!   TypeScript; the four changes are `async fn` (no `Send` bound is forced, by design: wasm and
-//!   embedded hosts are single-threaded).
-//! * The TypeScript port rejects with "an Error whose message says why". Here each change returns
-//!   the crate's refusal type, whose `failed` code covers "anything else; the message says what":
-//!   switch and new session return [`SessionChangeRefusal`], delete returns
-//!   [`SessionDeleteRefusal`]. The contract declares no code list for a rename; this crate uses
-//!   the change refusal for it, and a rename refused because the session is live is reported as
-//!   [`Failed`](SessionChangeRefusalCode::Failed) with a message saying so (no listed code fits
-//!   "live, including the caller's own session").
-//! * Methods take `&self`: one host serves many clients, each through its own view, so an
-//!   implementation keeps its state behind interior mutability.
-//! * The rules a directory keeps (a new session reuses an empty one of this workspace that no
-//!   other client is on; a live session is never renamed on disk; a delete is refused when another
-//!   client is on the session or it runs a turn; deleting the current session first moves this
-//!   binding elsewhere) are the implementation's: they are documented on each method, not typed.
+//! Decisions where the contract was silent: `docs/decisions/session.md`.
 
 use alloc::string::String;
 

@@ -2,18 +2,7 @@
 //! `compact-contracts`): compaction, skill activation, memory, prompt file references and context
 //! references.
 //!
-//! # Decisions where the contract was silent or not recovered
-//!
-//! - **Fixed `type` literals.** The skill-activation event's `type` is always `'skill-activation'`;
-//!   it is a field of a one-value literal set ([`SkillActivationEventType`], whose default is that
-//!   value), so any other `type` fails to decode. The memory event's `type` is a field of the
-//!   closed set [`MemoryEventType`]. Both fields are named `event_type` (`type` is a keyword).
-//! - **Timestamps** (`timestamp`, `at`, `loadedAt`, `lastUsedAt`) are ISO-8601 strings carried as
-//!   written; nothing here validates them.
-//! - **Counts and sizes** (`depth`, `byteLength`) are unsigned integers: a negative or fractional
-//!   value fails to decode. The memory score is a float (the contract types it as a number).
-//! - **Paths** are carried as written; the contract says which root they are relative to, nothing
-//!   here resolves or checks them.
+//! Decisions where the contract was silent: `docs/decisions/session.md`.
 
 use alloc::string::String;
 

@@ -1,33 +1,7 @@
 //! The session's event map (`IInteractiveSessionEvents`) as one enum, [`SessionEvent`], the set of
 //! its 28 names ([`InteractiveEventName`]) and the routing facts the contract states about them.
 //!
-//! # Decisions where the contract was silent or not recovered
-//!
-//! - **Wire frame.** An event travels as `{"type": <event name>, "event": <payload>}` (the frame
-//!   the TypeScript transports write); `history_cleared` has no payload and no `event` key. An
-//!   unknown `type` fails to decode.
-//! - **`error`** carries an error as data ([`ErrorValue`]), since a thrown JS `Error` cannot cross
-//!   as anything else.
-//! - **`interrupted`** carries a [`PartialExecutionResult`] (the contract's table says
-//!   `IExecutionResult`): the event reports an aborted turn, and its result must never pass for a
-//!   complete answer. A TypeScript frame without the marker still decodes.
-//! - **Decoding goes through a JSON value.** The decoder reads `type` and the payload as a JSON
-//!   value, then decodes the payload in one non-generic function, so each payload decoder is
-//!   compiled once whatever the caller's deserializer (the derived adjacently tagged decoder
-//!   compiled each one twice, for the reader and for serde's buffer). It needs a self-describing
-//!   format, which the event map needs anyway (its payloads hold JSON values); a decode error
-//!   carries no line and column. Even so the frame decoder links every payload decoder, of this
-//!   family and of `execution`: about 400 KiB of Thumb code.
-//! - **Large payloads are boxed** (the status snapshot and the complete result) so the enum stays
-//!   small; the wire form is unchanged.
-//! - **Routing.** [`InteractiveEventName::audience`] states the contract's routing facts:
-//!   `ui_intent` goes to the requesting surface only, `session_switched` to the one client whose
-//!   binding moved, everything else (including `session_renamed` and `history_cleared`, which the
-//!   contract names) to every surface observing the session. Events the contract does not route
-//!   specially are broadcast: that is the default of an event map every surface subscribes to.
-//! - **Answers.** [`InteractiveEventName::awaits_answer`] is true for the two prompts
-//!   (`permission_request`, `ask_request`), which the session parks until the first answer; every
-//!   prompt kind is settled by the one `prompt_resolved` event.
+//! Decisions where the contract was silent: `docs/decisions/session.md`.
 
 use alloc::boxed::Box;
 use alloc::string::String;

@@ -1,26 +1,6 @@
 //! What a turn produces (`IExecutionResult`), and the partial result of a turn that was aborted.
 //!
-//! # Decisions where the contract was silent or not recovered
-//!
-//! - **The interrupted partial result.** The spec says an aborted turn may resolve with a partial
-//!   result marked interrupted, for local history only and never a completed answer to an external
-//!   sender; the marker's field name was not recovered. Here the mark is a type:
-//!   [`PartialExecutionResult`], and a turn's outcome is [`TurnOutcome::Complete`] or
-//!   [`TurnOutcome::Interrupted`].
-//! - **Why a partial result cannot become an answer.** Whatever answers an external sender takes
-//!   an [`ExecutionResult`]. Only the complete outcome converts into one
-//!   (`TryFrom<TurnOutcome> for ExecutionResult`, [`TurnOutcome::into_answer`]); a
-//!   [`PartialExecutionResult`] keeps its result in a private field, has no conversion into an
-//!   [`ExecutionResult`] and no accessor that returns one, so the only way out is its read-only
-//!   parts and [`PartialExecutionResult::into_local_history`]. Marking a complete result as
-//!   interrupted is always allowed ([`PartialExecutionResult::new`]); the reverse is not.
-//! - **The wire marker.** On the wire a partial result is the result's fields plus
-//!   `"interrupted": true` (field name chosen here). Decoding an [`ExecutionResult`] refuses
-//!   `"interrupted": true`, so JSON cannot smuggle a partial result into an answer either.
-//!   Decoding a [`PartialExecutionResult`] accepts the marker or its absence (the TypeScript
-//!   `interrupted` event carries an unmarked result, and reading a complete result as partial is
-//!   the safe direction) but refuses `"interrupted": false`. A [`TurnOutcome`] decodes as
-//!   interrupted exactly when the marker is `true`.
+//! Decisions where the contract was silent: `docs/decisions/session.md`.
 
 use alloc::boxed::Box;
 use alloc::string::String;

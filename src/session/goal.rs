@@ -1,13 +1,7 @@
 //! A session's goal: an objective pursued over several iterations, its progress and its events
 //! (`IGoalState`, `IGoalEvent`).
 //!
-//! # Decisions where the contract was silent or not recovered
-//!
-//! - **Counts** (`iteration`, `iterations`, `maxIterations`) are unsigned: a negative or
-//!   fractional value fails to decode. Nothing checks `iterations <= maxIterations`, or that
-//!   `stopReason` is present exactly when the goal has stopped: the contract states neither.
-//! - **`startedAt`** is an ISO-8601 string carried as written, not validated.
-//! - **The event's `type`** is the field `event_type`, a closed set ([`GoalEventType`]).
+//! Decisions where the contract was silent: `docs/decisions/session.md`.
 
 use alloc::string::String;
 use alloc::vec::Vec;

@@ -8,34 +8,7 @@
 //! per-kind "resolved" event (no `permission-resolved`); surfaces dismiss prompts on the session's
 //! one canonical `prompt_resolved` event.
 //!
-//! # Rust shape and decisions
-//!
-//! * [`InteractionEvent`] is a closed enum tagged on `type` with exactly seven variants. Its
-//!   `error` is an [`ErrorValue`] (`{name, message, stack?}`); `args` and `result` are
-//!   [`Value`]s. JSON has no `undefined` and `JSON.stringify` drops a key whose value is
-//!   `undefined`, so an absent `args` or `result` decodes as `null` (and is written back as
-//!   `null`).
-//! * [`InteractionChannel::write`] has no default body, so every implementation must write it;
-//!   the contract forbids implementing it as a no-op, which a type cannot check (see its docs).
-//! * `onSubmit(handler)` registers an async callback in TypeScript. Storing an async callback in
-//!   a `no_std` trait needs boxing, so this crate turns it around:
-//!   [`InteractionChannel::next_submission`] yields the next text the user submitted, and the
-//!   framework loops over it (running the turn and calling `set_busy` itself). Same information,
-//!   pull-style.
-//! * `askUser` is infallible here: a surface that cannot ask, or whose user dismisses the
-//!   question, answers [`ActionResponse::Cancelled`]. `start` and `stop` may fail with the
-//!   channel's own error type.
-//! * [`AgentDriver`] holds only what an implementer must supply; its observation accessors live in
-//!   [`AgentDriverObservations`], implemented for every driver and impossible to re-implement, so
-//!   they always delegate to the shared readers (the contract's "the derivation exists once").
-//! * The readers take `&[InteractionEvent]`, so they cannot change their input. Replies and errors
-//!   are borrowed from the stream; tool calls are new [`ToolCallObservation`] records (the
-//!   TypeScript reader builds new objects too).
-//! * [`TerminalHandoff::run_with_terminal`] runs an async closure with the terminal handed over.
-//!   "Restore even on throw" means: restore after the closure's future completes, whatever its
-//!   output (make the output a `Result` to carry a failure through); a panic is not caught
-//!   (`no_std`). When a hand-off is not possible it returns the implementation's error without
-//!   calling the closure.
+//! Decisions where the contract was silent: `docs/decisions/session.md`.
 
 use alloc::string::String;
 use alloc::vec::Vec;

@@ -6,39 +6,7 @@
 //! instant it may run and why; a pending or running iteration records the generation that makes a
 //! stale wake recognisable after a resume; stopped and expired loops stay as terminal records.
 //!
-//! # Decisions where the contract was silent or not recovered
-//!
-//! - **Phase data in one enum.** [`SessionLoopStatus`] holds each phase with the data only it
-//!   has: `nextAllowedAt` and `reason` while waiting, `terminalReason` when stopped or expired.
-//!   The wire form stays the catalog's flat record (`phase` plus optional fields). Decoding
-//!   refuses a waiting loop without `nextAllowedAt` and refuses `nextAllowedAt`, `reason` or
-//!   `terminalReason` on a phase that does not have them.
-//! - **`delaySeconds`** is a [`LoopDelay`], an integer from 60 to 3600; anything else fails to
-//!   decode and cannot be constructed.
-//! - **`useDefaultPrompt`** stays an `Option<bool>`, so absent, `false` and `true` all survive a
-//!   round trip; [`SessionLoopState::uses_default_prompt`] reads it as a yes or no.
-//! - **Generation.** `generation` counts committed opportunities to run: an accepted wake commits
-//!   one, so it moves the loop to `pending` and increments the generation. A wake names the
-//!   generation it was armed for (the waiting loop's current one); any other generation is stale
-//!   and refused, in every phase. A re-delivered wake after a resume therefore never runs an
-//!   iteration twice.
-//! - **Inputs.** [`LoopInput`]: `ScheduleWait` (the iteration, or a reschedule while waiting,
-//!   chose a delay and a reason), `Finish` (the iteration ended without choosing; the host's
-//!   fallback delay applies and `fallbackUsed` becomes true), `Wake`, `Start` (the pending
-//!   iteration begins), `Stop` (any live phase), `Expire` (any live phase, once `expiresAt` has
-//!   passed). Every other pair is refused; a terminal loop accepts nothing. A refusal is a typed
-//!   [`LoopRefusal`] and leaves the state unchanged; every accepted input increments `revision`.
-//! - **Time.** The machine never reads a clock: inputs carry `now` in milliseconds since the Unix
-//!   epoch. It writes instants as `YYYY-MM-DDTHH:MM:SS.sssZ` (what `Date.toISOString` writes) and
-//!   reads that form, with 0 to 9 fraction digits and `Z` or a `±HH:MM` offset, when it compares
-//!   `now` with `nextAllowedAt` or `expiresAt`. An instant in another form refuses the input
-//!   ([`LoopRefusal::UnreadableInstant`]) rather than guessing. Other timestamps are carried as
-//!   written and not validated.
-//! - **Initial state.** [`SessionLoopState::new`] makes a pending loop (its first iteration is
-//!   due) at generation 1 and revision 0.
-//! - **The stop rule** ([`stop_waiting_loop`]) words its `several` message itself (the original
-//!   text was not recovered), leaves `message` out of `stopped`, and reports a refused stop as
-//!   `failed` with the refusal's text.
+//! Decisions where the contract was silent: `docs/decisions/session.md`.
 
 use crate::instant::format_instant;
 use alloc::format;

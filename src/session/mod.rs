@@ -1,7 +1,8 @@
-//! Sessions, turns, events, prompts, capabilities, records and their store, loops (layer 1).
+//! Sessions, turns, events, prompts, capabilities, records and their store, loops (feature
+//! `session`, layer 1).
 //!
-//! The centre of the crate: what an interactive session is, described without the code that runs
-//! one. The family names only `agent_core`, `command`, `execution` and `analytics` (each through
+//! The centre of the crate, mirroring the TypeScript session contracts: what an interactive
+//! session is, described without the code that runs one. The family names only `agent_core`, `command`, `execution` and `analytics` (each through
 //! its root), and nothing below it names a session type. It holds declarations, ports (traits),
 //! and small pure functions over its own types; the queue that runs turns is the `turn-queue`
 //! runtime piece, and the stores behind the store port are runtime pieces too.
@@ -18,8 +19,29 @@
 //! | newer reads | `prompt_history`, `project_panel`, `settings_screen` | prompt history, the project panel and the settings screen read contracts |
 //! | testing | `testing` (feature `testing`) | the full session double and the capability host builder with the exact rejections of the contract |
 //!
-//! Each file's own documentation lists the decisions taken where the contract is silent or its
-//! shape was not recovered.
+//! # Example
+//!
+//! ```
+//! use agent_interface::session::{
+//!     AGENT_DRIVER_ID, OWNER_DRIVER_ID, SessionBindingRole, SessionChangeRefusalCode,
+//!     SwitchAwayState, TurnSource, default_driver_id, switch_away_refusal,
+//! };
+//!
+//! assert_eq!(default_driver_id(Some(TurnSource::User)), Some(OWNER_DRIVER_ID));
+//! assert_eq!(default_driver_id(Some(TurnSource::AgentWakeup)), Some(AGENT_DRIVER_ID));
+//! assert_eq!(default_driver_id(Some(TurnSource::Peer)), None); // the admitting host names it
+//!
+//! // The last driver may not leave while a prompt waits; a busy session alone is no reason.
+//! let leaving = SwitchAwayState {
+//!     role: SessionBindingRole::Drive,
+//!     other_drivers: 0,
+//!     prompt_pending: true,
+//!     turn_running: true,
+//! };
+//! assert_eq!(switch_away_refusal(&leaving), Some(SessionChangeRefusalCode::PromptPending));
+//! ```
+//!
+//! Decisions where the contract was silent: `docs/decisions/session.md`.
 
 mod binding;
 mod branch;

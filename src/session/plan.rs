@@ -1,14 +1,7 @@
 //! A session's plan: the steps it proposes, their approval and their execution
 //! (`IPlanArtifact`, `IPlanApprovalEvent`).
 //!
-//! # Decisions where the contract was silent or not recovered
-//!
-//! - **Timestamps** (`createdAt`, `approvedAt`) are ISO-8601 strings carried as written, not
-//!   validated; nothing checks that `approvedAt` is present once the plan is approved.
-//! - **The event's `type`** is the field `event_type`, a closed set ([`PlanEventType`]).
-//! - The recorded TypeScript test fixture of `plan_event` abbreviates the plan to `{id}`; the
-//!   contract declares every field of [`PlanArtifact`] required, so such an abbreviation does not
-//!   decode here.
+//! Decisions where the contract was silent: `docs/decisions/session.md`.
 
 use alloc::string::String;
 use alloc::vec::Vec;

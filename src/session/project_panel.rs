@@ -5,19 +5,7 @@
 //! These contracts are newer than the merged specification; their shapes come from the newest
 //! split sources.
 //!
-//! # Rust shape and decisions
-//!
-//! * The three reads are enums tagged on `kind`: [`ProjectStatusRead`], [`ProjectDiffRead`],
-//!   [`ProjectMemoryRead`]. `not-a-repository` is an answer the panel shows as one plain
-//!   sentence, not an error.
-//! * [`ProjectFileStatus`] is a closed set spelled exactly `Added` … `Conflicted`; a raw git
-//!   status code is never used.
-//! * The added/removed line counts are `u32`; a negative number fails to decode.
-//! * The diff read's lines are the event map's `IDiffLine` (`{type, text, lineNumber}`), which is
-//!   declared in another file of this family. To stay independent of that file, [`ProjectDiffRead`]
-//!   is generic over its line type, `L`, defaulting to an untyped [`Value`] per line; a host names
-//!   the family's diff-line type there (`ProjectDiffRead<DiffLine>`). (Integration note: the
-//!   default can become that type once both files are settled.)
+//! Decisions where the contract was silent: `docs/decisions/session.md`.
 
 use alloc::string::String;
 use alloc::vec::Vec;

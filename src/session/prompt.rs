@@ -2,20 +2,7 @@
 //! the permission and ask requests, the one canonical `prompt_resolved` event, and the refreshed
 //! context file notice.
 //!
-//! # Decisions where the contract was silent or not recovered
-//!
-//! - **The permission answer** (`boolean | 'allow-session' | 'allow-project'`) is one enum of four
-//!   values, [`PermissionResultValue`], whose wire form is `true`, `false` or the string; any other
-//!   string (or type) fails to decode.
-//! - **The permission handler** (`TInteractivePermissionHandler`, a function returning a promise)
-//!   is the port [`InteractivePermissionHandler`] with one `async fn`.
-//! - **The requester union** has a single member today and is still an enum tagged on `kind`
-//!   ([`PermissionRequester`]), so a new kind is an added variant, not a new field.
-//! - **One resolved event.** Every prompt kind settles with the same [`PromptResolvedEvent`]; there
-//!   is no per-kind "resolved" type. Parking and first-answer-wins are the session's behaviour,
-//!   not expressible here.
-//! - **`filePath`** of [`ContextFileRefreshedEvent`] is carried as written; the contract says it
-//!   is relative to the project root (never an ambient host path), nothing here checks it.
+//! Decisions where the contract was silent: `docs/decisions/session.md`.
 
 use alloc::string::String;
 use core::fmt;

@@ -6,19 +6,7 @@
 //! These contracts are newer than the merged specification; their shapes come from the newest
 //! split sources.
 //!
-//! # Rust shape and decisions
-//!
-//! * [`PromptHistoryWriter::append`] is synchronous, as in TypeScript, and returns the writer's
-//!   error: a failure is the caller's to report, never swallowed by the writer.
-//! * The source's `AsyncIterable` of blocks is pull-style: [`PromptHistorySource::read`] opens a
-//!   [`PromptHistoryRead`], whose `async fn next_block` yields the next block (newest first),
-//!   `None` at the end, or the reader's error.
-//! * The abort signal is the family's [`AbortSignal`] (a shared `AtomicBool`, a `Cell<bool>`, or
-//!   the host's own), borrowed by [`PromptHistoryReadOptions`]. A read honours it between blocks
-//!   and yields no block once it is set. Dropping the reader also ends the read. The "no block after abort" rule is the
-//!   implementation's to keep; it cannot be typed.
-//! * `skippedLines` is a count (`u32`); `at` is an ISO-8601 timestamp carried as a `String`, as
-//!   written (not validated).
+//! Decisions where the contract was silent: `docs/decisions/session.md`.
 
 use alloc::string::String;
 use alloc::vec::Vec;

@@ -7,30 +7,7 @@
 //! [`InteractiveSessionStore`](super::InteractiveSessionStore)); it never reads a field for its
 //! meaning.
 //!
-//! # Decisions where the contract was silent or not recovered
-//!
-//! - **Fields a writer does not own are kept.** Every top-level key this build does not know
-//!   lands in [`extra`](InteractiveSessionRecord::extra) and is written back unchanged, so a
-//!   writer that loads a record, changes what it owns and saves it loses nothing another writer
-//!   (or a newer build of the same shape) put there.
-//! - **The schema version lives in an envelope, not in the record.** Stored bytes are
-//!   `{"schemaVersion": 1, "record": { … }}`, the layout the reference TypeScript stores write,
-//!   so a Rust store and a TypeScript store read each other's files. The record type has no
-//!   version member (the TypeScript contract declares none); the version of the pair is
-//!   [`SESSION_RECORD_SCHEMA_VERSION`]. A change to either shape that an older reader would
-//!   decode wrongly bumps it. The envelope is written and read by `encode_session_record` and
-//!   `decode_session_record`, the record codec (runtime piece `record-codec`,
-//!   `runtime::record_codec`).
-//! - **Timestamps** (`createdAt`, `updatedAt`) are ISO-8601 strings carried as written; nothing
-//!   here validates them, and no value of them changes how a load is classified.
-//! - **`history`** holds untyped payloads (`HistoryEntry<Value>`): the timeline is append-only
-//!   and free-form, so a reader skips the categories it does not know.
-//! - **A `null` optional** reads as absent and is written back absent (the TypeScript writer
-//!   never writes `null` for an optional member).
-//! - **Decoding (feature `serde`)** is hand-written and shared with the stored-record decoder:
-//!   a record reads the same way from any serde input and from stored bytes, and a decode error
-//!   names each failing member (`messages[1].timestamp: invalid type: …`). A member written twice
-//!   keeps its last value.
+//! Decisions where the contract was silent: `docs/decisions/session.md`.
 
 use alloc::string::String;
 use alloc::vec::Vec;

@@ -5,32 +5,7 @@
 //! events, admission of the result, cancellation and shutdown. A transport only lists and
 //! invokes through this port; it neither builds a parallel catalog nor runs commands itself.
 //!
-//! # Decisions where the contract was silent or not recovered
-//!
-//! - **The invoke options** ([`RuntimeToolInvokeOptions`]) carry, beside the abort signal, the two
-//!   choices the merged spec adds and whose field names were not recovered:
-//!   [`allow_permission_prompt`](RuntimeToolInvokeOptions::allow_permission_prompt) (may a
-//!   permission decision the call needs be put to a person?) and
-//!   [`prompt_driver_id`](RuntimeToolInvokeOptions::prompt_driver_id) (the driver such a prompt is
-//!   attributed to). The default fails closed: no person is asked, and a tool that needs a
-//!   decision is denied. That is the right default for a caller nobody is watching.
-//! - **The rule as code.** [`RuntimeToolInvokeOptions::prompt_route`] is what a session asks
-//!   when its permission policy wants a person's decision: deny without asking, or ask and
-//!   attribute the prompt to this driver.
-//! - **Cancelling withdraws the prompt.** A call cancelled while its permission prompt waits
-//!   (the signal raised, or the call's future dropped, which is how Rust cancels a future) must
-//!   withdraw that prompt: unpark it, so a later answer is ignored, and emit the one canonical
-//!   `prompt_resolved` so every surface dismisses it. The call then fails; it never runs the
-//!   tool. This is documented on the method and proven by the testing double; a type cannot
-//!   state it.
-//! - **A denial is a result, a cancellation an error.** A denied call resolves with a
-//!   [`ToolExecutionResult`] whose `success` is false (an outcome the caller reports); a cancelled
-//!   call rejects with the role's error, as the TypeScript call rejects with the signal's reason.
-//! - **The signal may be borrowed.** A call is awaited by its caller, so its signal only needs to
-//!   live as long as the call (a `&Cell<bool>` will do). The dyn-compatible companion
-//!   ([`DynSessionRuntimeTools`]) passes it as `&dyn AbortSignal`.
-//! - **Local only.** The options hold a signal, so they are never serialized (no serde derive),
-//!   like the capability objects they are passed to.
+//! Decisions where the contract was silent: `docs/decisions/session.md`.
 
 use alloc::boxed::Box;
 use alloc::vec::Vec;

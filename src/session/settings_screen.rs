@@ -9,16 +9,7 @@
 //! These contracts are newer than the merged specification; their shapes come from the newest
 //! split sources.
 //!
-//! # Rust shape and decisions
-//!
-//! * [`SettingsPatch`] is an enum tagged on `field`, one variant per section; an unknown `field`
-//!   fails to decode.
-//! * A permission rule's `kind` (`allow | deny | ask`) is the closed [`SettingsPermissionRuleKind`].
-//!   Its `scope` (`user`, `project`, `project-local`, `managed` in today's hosts) is an open
-//!   string, as in TypeScript; so are the current values and ids of every section, including the
-//!   permission mode (the id the mode command accepts, not the agent-core enum).
-//! * Later revisions add MCP-server and plugin sections; their shapes were not recovered, so the
-//!   snapshot holds exactly the six sections below.
+//! Decisions where the contract was silent: `docs/decisions/session.md`.
 
 use alloc::string::String;
 use alloc::vec::Vec;

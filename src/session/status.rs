@@ -1,17 +1,7 @@
 //! What a status line shows of a session (`ISessionStatusSnapshot`, the `status_changed` payload)
 //! and the model picker's list (`IModelListSnapshot`).
 //!
-//! # Decisions where the contract was silent or not recovered
-//!
-//! - **`setupRequired` is true-only.** It is a `bool` here: `true` is written as
-//!   `"setupRequired": true`, `false` is written by leaving the key out, and an explicit
-//!   `"setupRequired": false` fails to decode (the contract says absent, never `false`).
-//! - **`goal` is a required key that may be `null`**: `None` is written as `"goal": null`, and a
-//!   snapshot without the key fails to decode.
-//! - **The workspace** (`workspace?: {name, path}`, an anonymous record in the contract) is the
-//!   named record [`SessionStatusWorkspace`].
-//! - **The model list types** were inferred from the code that builds them, not declared in a
-//!   recovered contract; their shapes follow that code.
+//! Decisions where the contract was silent: `docs/decisions/session.md`.
 
 use alloc::string::String;
 use alloc::vec::Vec;

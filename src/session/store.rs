@@ -31,35 +31,7 @@
 //!   their outcome (a session that needs another build must not look like a vanished one), leaves
 //!   locked ones out, and counts them in two numbers ([`SessionStoreListing`]).
 //!
-//! # Decisions where the contract was silent or not recovered
-//!
-//! - **Locked reasons** ([`LockedReason`]): `'keys-locked'`, `'no-keys'`,
-//!   `'held-file-changed'`. The spec names the three reasons; the literals are this crate's.
-//! - **Owner attribution** ([`RecordOwner`]): a sealing store says on every valid outcome whether
-//!   the content is the owner's (`'owner'`) or was written under a write grant by a process that
-//!   holds no keys (`'grantee'`). Absent means a store that never seals; it never means
-//!   "trusted". The field is `owner` on the `valid` variant.
-//! - **Load purposes** ([`LoadPurpose`]): `'resume'`, `'write'` (a writer's read), `'probe'`.
-//! - **Save purposes** ([`SavePurpose`]): `'run'` (this process runs the session) and
-//!   `'hand-off'` (written for another process to run, e.g. a fork job's record).
-//! - **Provenance** ([`ContentProvenance`]): `'session'`, `'fork'`, `'recovery'`, `'token'`,
-//!   `'external'`; see the type.
-//! - **The save answer** ([`SaveOutcome`]): `saved`, or `refused` with a [`SaveRefusal`]
-//!   (`'has-writer'`, `'unreadable'`). A refusal is an outcome the caller acts on, not an error;
-//!   the store's `Error` is for I/O failures only.
-//! - **The listing** ([`SessionStoreListing`]): `entries` plus `lockedCount` (records an unlock in
-//!   this process would open: reason `keys-locked`) and `unopenableCount` (no unlock in this
-//!   process would open them: `no-keys`, `held-file-changed`).
-//! - **Sealing members** live on [`SealingSessionStore`], an extension trait: raising a record to
-//!   the owner's by the digest of its exact bytes ([`RecordDigest`], SHA-256 in lowercase hex),
-//!   issuing and accepting the cross-store token ([`CrossStoreToken`]), and saying which bytes a
-//!   process wrote since it accepted one. Shapes only; the crypto is the implementation's.
-//! - `schemaVersion` on `unsupported` is an unsigned integer when the stored version is one, and
-//!   absent otherwise (a version that is not an integer).
-//! - **The valid record is boxed** (`Box<InteractiveSessionRecord>`): it dwarfs every other
-//!   variant. Decoding a [`SessionLoadOutcome`] (feature `serde`) is written by hand beside the
-//!   stored-record decoder so both share one member decoder; its wire form and messages are the
-//!   derived ones.
+//! Decisions where the contract was silent: `docs/decisions/session.md`.
 
 use alloc::boxed::Box;
 use alloc::string::String;

@@ -1,19 +1,7 @@
 //! What a resume picker and a session switcher list (`session-summary-contracts`): one session's
 //! summary, a listing row that adds liveness, and the listing a host gives a client.
 //!
-//! # Rust shape and decisions
-//!
-//! * `ISessionListingEntry extends IResumableSessionSummary`: [`SessionListingEntry`] holds the
-//!   [`ResumableSessionSummary`] in its `summary` field, flattened on the wire (one flat JSON
-//!   object, exactly as TypeScript writes it). The two are "mutually assignable" in TypeScript
-//!   because the extra fields are optional; here that is a pair of `From` conversions: a summary
-//!   becomes a row with neither `live` nor `clients`, and a row becomes its summary (dropping the
-//!   two liveness fields). [`SessionListingEntry::new`] and `AsRef` help too.
-//! * `messageCount` and `clients` are counts, so `u32`: a negative or fractional number fails to
-//!   decode.
-//! * `updatedAt` is an ISO-8601 timestamp carried as a `String`, as written; it is not validated.
-//! * Listing order (newest first) and the "this workspace only" rule for unreadable ids are the
-//!   producer's duty; the types carry the lists as given.
+//! Decisions where the contract was silent: `docs/decisions/session.md`.
 
 use alloc::string::String;
 use alloc::vec::Vec;

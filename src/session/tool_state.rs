@@ -1,17 +1,7 @@
 //! What a surface shows of one tool call (`IToolState`, `IDiffLine`), the payload of `tool_start`
 //! and `tool_end`.
 //!
-//! # Decisions where the contract was silent or not recovered
-//!
-//! - **The view reference.** A finished model call's tool event names the view its source declared
-//!   by reference; the field was not recovered. It is `viewRef` here, holding a
-//!   [`ViewReference`], an opaque string. A direct call carries none. A reference conveys
-//!   provenance only: holding one is never permission to fetch what it names; a driving surface
-//!   asks the session for the document on demand, so the document never fans out to every surface
-//!   or into a replay.
-//! - **Call identity.** Observations stay attached to their call through `executionId`; nothing
-//!   here adds another identity.
-//! - **Line numbers** are unsigned (a negative one fails to decode); a hunk header may carry 0.
+//! Decisions where the contract was silent: `docs/decisions/session.md`.
 
 use alloc::string::String;
 use alloc::vec::Vec;

@@ -2,39 +2,7 @@
 //! handle it gets back, and the outcome of a submission that never ran (`turn-contracts`,
 //! `driver-contracts`, `tool-summary`).
 //!
-//! # Decisions where the contract was silent or not recovered
-//!
-//! - **The fourth turn source.** The merged spec names a fourth origin (an admitted external
-//!   event) but its literal was not recovered; [`TurnSource::ExternalEvent`] is spelled
-//!   `'external-event'`, the likely spelling. Change it here if the real literal surfaces.
-//! - **Abort signal.** There is no `AbortSignal` without `std` or a DOM, so the options carry any
-//!   value implementing the base vocabulary's small [`AbortSignal`] trait (`is_aborted()`, the one
-//!   cancellation signal of the crate), generic over the type so no `dyn` and no allocation is
-//!   forced.
-//! - **`onAccepted`.** There is no callback: the handle that `submit` returns *is* the acceptance
-//!   notice (the id is minted at acceptance and the call returns it), which is what a Rust
-//!   caller expects of an async function.
-//! - **A peer turn without a driver id** is refused by [`SubmitOptions::validate`] with
-//!   [`SubmitRefusal::PeerWithoutDriver`]; an empty driver id names nobody and is refused the same
-//!   way. Peer context on a turn that is not a peer turn is refused too
-//!   ([`SubmitRefusal::PeerContextOnNonPeerTurn`]), because the contract gives it to peer turns
-//!   only and it names a sender to reply to.
-//! - **Default attribution.** [`default_driver_id`] gives [`OWNER_DRIVER_ID`] for a user turn (or
-//!   no source), [`AGENT_DRIVER_ID`] for an autonomous wake, and nothing for peer and external
-//!   turns, whose admitting host must name the driver.
-//! - **Submit options are local.** They hold a signal, so they are never serialized (no serde
-//!   derive), like the capability objects they are passed to.
-//! - **The completion.** [`TurnHandle`] is generic over its completion future `C`, whose output is
-//!   a [`TurnCompletion`]: `Ok(TurnOutcome)` (complete or interrupted) or `Err(TurnError)`, where
-//!   [`TurnError::NotRun`] is the outcome to report and [`TurnError::Failed`] a failure inside the
-//!   turn. The failure type defaults to [`ErrorValue`].
-//! - **The not-run wire form** is `{"name":"TurnNotRunError","turnId":…,"reason":…}`, the keys
-//!   `JSON.stringify` writes for the TypeScript error (its `message` is not enumerable); the
-//!   `name` must be exactly `TurnNotRunError` to decode.
-//! - **The predicate** ([`is_turn_not_run`], [`TurnError::is_turn_not_run`]) recognises only this
-//!   crate's own [`TurnNotRun`] type: an [`ErrorValue`] that merely carries the name
-//!   `TurnNotRunError` is a look-alike and does not satisfy it (a deliberate departure from the
-//!   TypeScript predicate, which checks only the name).
+//! Decisions where the contract was silent: `docs/decisions/session.md`.
 
 use alloc::string::String;
 

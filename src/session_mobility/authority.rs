@@ -16,48 +16,7 @@
 //! speak for, or one device could approve the next. A connection's authority ends when the
 //! carrier closes, replaces or revokes it ([`ConnectionAuthority::end`]).
 //!
-//! # Decisions where the contract is silent, and departures
-//!
-//! - **One answer per connection, with owned futures.** Rust futures belong to their callers,
-//!   so the shared answer of an every-connection capability is a slot of the authority: the
-//!   first caller to find it free asks the question (it *drives* it) while later callers wait
-//!   for the slot to settle and read the answer. If the driving call is dropped, interrupted by
-//!   its signal, or ends without an answer to keep, the slot is freed and every waiting call is
-//!   woken: one of them asks again. No caller waits on a question nobody is asking.
-//! - **An abort is not an answer** (interop departure 6): an abort before or during the question
-//!   declines only the call it interrupted and keeps nothing for the connection, so a later call
-//!   asks again. A call whose signal reports an abort when the approver settles is interrupted,
-//!   whatever the approver answered (an approver withdraws its question on abort and may well
-//!   resolve `false`). A `no-approver` result is not kept either. A no and a failing approver
-//!   (`Err`) are kept: a declined connection stays declined.
-//! - **The signal is polled** (the session family's [`AbortSignal`]): it is read when a call
-//!   starts, each time a pending call is polled, and when the approver settles. A host that raises
-//!   it wakes (polls) the calls it should end; an approver that watches it withdraws its question.
-//! - **The end of a connection** is explicit: [`ConnectionAuthority::end`] with a
-//!   [`ConnectionEnd`] (closed, replaced, revoked). From then on every call is refused with
-//!   `not-granted` and asks nothing: admission is fixed for one connection and grants nothing
-//!   beyond it, and `not-granted` is the refusal that never involved the operator (the contract's
-//!   refusals are a closed set, so no new literal is invented). Pending calls are woken and
-//!   refused the same way, even if the approver says yes afterwards; [`ConnectionAuthority::ended`]
-//!   tells a caller why.
-//! - **Delegated turns carry no reach** (interop departure 7): the newest revision builds the
-//!   peer context as `{messageId, replyTo}` only; the session family's [`PeerTurnContext`] keeps
-//!   `reach` optional, so it is `None` here. A decoded turn keeps a reach an older revision wrote.
-//! - **A delegated turn's attribution comes from stored data only**: `driverId` is `peer:` + the
-//!   admitted device id (or session id), `messageId` the request id, `replyTo` the admitted session
-//!   id. [`DelegationRequest`] has only `requestId` and `task`, so a claimed reach, turn source,
-//!   driver or permission mode cannot even be read. The turn becomes the session family's peer
-//!   submission ([`DelegatedTurn::submit_options`]); its wire form fixes `turnSource: 'peer'` and
-//!   the decoder refuses any other source or a driver id without the `peer:` prefix.
-//! - **Ids are taken as the carrier gave them**: an empty device or session id is present (the
-//!   reference builds `peer:` and `replyTo: ''` from them), only an absent one is `None`.
-//! - **Questions are well-formed by construction**: a [`CapabilityApprovalRequest`]'s scope is the
-//!   one its capability's approval needs (no question exists for `presence` and `message`), and a
-//!   connection-scoped question carries no summary (the reference drops a caller's summary there
-//!   too). The decoder refuses other shapes ([`ApprovalRequestError`]).
-//! - **Decisions are enums** ([`CapabilityDecision`], [`DelegationDecision`]): an allowed decision
-//!   has no reason and a refused one always has one; on the wire `{allowed: true}` and
-//!   `{allowed: false, reason}` (plus `turn` for an allowed delegation).
+//! Decisions where the contract was silent: `docs/decisions/session-mobility.md`.
 
 use alloc::collections::BTreeMap;
 use alloc::format;

@@ -8,21 +8,7 @@
 //! [`ConnectionAuthority::authorize_file`](super::ConnectionAuthority::authorize_file), whose
 //! question names the file exactly ([`FileOffer::approval_summary`]).
 //!
-//! # Decisions where the contract is silent
-//!
-//! - **The hash is a validated type.** [`Sha256Digest`] holds the 32 bytes; on the wire it is
-//!   exactly 64 lowercase hexadecimal characters (the contract's "lowercase hex SHA-256 of the
-//!   whole content"), and the decoder refuses anything else, uppercase included, so an offer never
-//!   names a hash nothing could match.
-//! - **The size is a byte count**: `u64`, so a negative or fractional size fails to decode.
-//! - **The name is kept as sent.** It is untrusted and the receiver sanitizes it before using it;
-//!   this family only shows it to the operator, inside the approval summary.
-//! - **Verification** compares what the host measured (the byte count and the digest it computed
-//!   over the whole content: the crate computes no hash) with the offer; the crate does no I/O.
-//! - **The channel port** is synchronous, as in the contract (`send` returns nothing there; here a
-//!   send on a closed channel is the implementation's typed error). Handlers are shared functions
-//!   registered with `on_*` and removed with `off_*` by the same `Rc`, the Rust form of the
-//!   unsubscribe functions the TypeScript methods return.
+//! Decisions where the contract was silent: `docs/decisions/session-mobility.md`.
 
 use alloc::format;
 use alloc::rc::Rc;

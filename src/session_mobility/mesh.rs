@@ -9,24 +9,7 @@
 //! [`ConnectionPeer`](super::ConnectionPeer) built from an admission carries no workspace, and the
 //! connection authority reads nothing but the capabilities to decide.
 //!
-//! # Decisions where the contract is silent
-//!
-//! - **Capabilities are a set.** [`MeshCapabilities`] is a set over the seven capabilities, so it
-//!   is always strictly ascending and free of duplicates (the order of [`MeshCapability`] is the
-//!   order of its literals). Its wire form is the ascending array; the decoder refuses an array
-//!   that is out of order or repeats a capability ([`MeshCapabilitiesNotAscending`]) instead of
-//!   quietly sorting what the peer sent.
-//! - **An admission grants something.** The contract produces an admission only on success and
-//!   says a refusal is never an admission with an empty capability set, so [`MeshAdmission::new`]
-//!   and its decoder refuse an empty set ([`MeshAdmissionError::NoCapabilities`]). The refusal
-//!   outcome itself belongs to the handshake, which the contract does not declare.
-//! - **`same-user-same-host` is local.** That trust exists only when the carrier's own
-//!   kernel-enforced rendezvous proved the locality, so it cannot come with the locality
-//!   `another-host` ([`MeshAdmissionError::SameHostTrustOnAnotherHost`]). The other combinations
-//!   are left alone: the contract keeps the two axes separate.
-//! - **Locality** is `agent_core`'s [`PeerReach`] (`'same-host' | 'another-host'`): the
-//!   newest revision declares `TPeerReach` in this family with the same two literals, and one
-//!   type keeps a session's peer context and an admission's locality interchangeable.
+//! Decisions where the contract was silent: `docs/decisions/session-mobility.md`.
 
 use alloc::string::String;
 use alloc::vec::Vec;

@@ -1,11 +1,11 @@
-//! The session-mobility family (layer 2; names `session` and what it names): peer messaging
-//! between sessions, device-mesh admission, the per-connection authority check, file offers,
-//! and moving a session to another machine (handoff).
+//! The session-mobility family (feature `session-mobility`, layer 2; names `session` and what it
+//! names): peer messaging between sessions, device-mesh admission, the per-connection authority
+//! check, file offers, and moving a session to another machine (handoff).
 //!
-//! It is the one family with behaviour (the handoff ownership machine, the offer policy, the
-//! source and destination orchestration, the connection authority) and still does no I/O: the
-//! host supplies the carrier, the sealing, the integrity check, the record decoding, the
-//! credentials and the persistence through traits.
+//! It mirrors the TypeScript session-mobility contracts and is the one family with behaviour
+//! (the handoff ownership machine, the offer policy, the source and destination orchestration,
+//! the connection authority), yet it does no I/O: the host supplies the carrier, the sealing,
+//! the integrity check, the record decoding, the credentials and the persistence through traits.
 //!
 //! | file | what it holds |
 //! |---|---|
@@ -15,21 +15,33 @@
 //! | `file_transfer` | file offers (the summary the operator approves, the whole-file hash check) and the file channel port |
 //! | `handoff` | the handoff contracts, the ownership machine, the offer policy, the orchestration ports, the source and the destination |
 //!
-//! Locality is the base vocabulary's [`PeerReach`](crate::agent_core::PeerReach). Where the crate
-//! departs from the TypeScript reference on purpose (interop README): 6, an abort declines only
-//! the call it interrupted and neither an abort nor `no-approver` is kept for the connection;
-//! 7, a delegated turn carries no `reach`; 8 and 9, absence is `None` and counts and sizes are
-//! unsigned; 10, a refused acknowledgement leaves the source exactly as it was; 11, a discarded
-//! destination stays discarded; 12 is kept: a failing host effect propagates and the destination
-//! does not pretend it discarded.
+//! # Guarantees
 //!
-//! Held by types beyond the reference: `committed` is reachable only through a commit with a
-//! matching acknowledgement (a move can never name it), and a committed transaction always
-//! holds that acknowledgement; an acknowledgement's `persisted` can only be `true` (decoding
-//! refuses anything else); the inventory is a closed set of kinds, each with its fixed
-//! disposition (provider credentials can only be `never-transferred`); and a source that has
-//! handed a session off refuses a new offer. Nothing that crosses has a field for a provider
-//! credential.
+//! - **Authority moves once**: `committed` is reachable only through a commit with a matching
+//!   acknowledgement (a move can never name it), and a committed transaction always holds it; an
+//!   acknowledgement's `persisted` can only be `true`; a source that has handed a session off
+//!   refuses a new offer.
+//! - **Credentials never cross**: the inventory is a closed set of kinds with fixed
+//!   dispositions (provider credentials only `never-transferred`), and nothing that crosses has
+//!   a field for a provider credential.
+//! - **Trust and locality stay apart**: locality is the base vocabulary's
+//!   [`PeerReach`](crate::agent_core::PeerReach), never folded into trust.
+//!
+//! # Example
+//!
+//! ```
+//! use agent_interface::session_mobility::{
+//!     CapabilityApproval, CapabilityApprovalScope, MeshCapability, capability_approval,
+//! };
+//!
+//! assert_eq!(capability_approval(MeshCapability::Message), CapabilityApproval::Never);
+//! let drive = capability_approval(MeshCapability::Drive);
+//! assert_eq!(drive.scope(), Some(CapabilityApprovalScope::Connection)); // asked once
+//! let file = capability_approval(MeshCapability::File);
+//! assert_eq!(file.scope(), Some(CapabilityApprovalScope::Request)); // asked every time
+//! ```
+//!
+//! Decisions where the contract was silent: `docs/decisions/session-mobility.md`.
 
 mod authority;
 mod file_transfer;

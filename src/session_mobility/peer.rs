@@ -19,40 +19,7 @@
 //! [`Admitted`](PeerAdmission::Admitted) with a trust and an origin, or
 //! [`Refused`](PeerAdmission::Refused) with a reason (and the trust `unproven`).
 //!
-//! # Decisions where the contract is silent
-//!
-//! - **Illegal admissions are unrepresentable.** The contract's `{admitted, trust, origin?,
-//!   reason?}` allows combinations its own rules forbid; here an admitted peer always has an
-//!   origin and a trust other than `unproven` ([`AdmittedPeerTrust`]), and a refusal always has
-//!   the trust `unproven`, no origin and a reason. The decoder refuses the other shapes
-//!   ([`PeerAdmissionError`]), among them an admitted `same-user-same-host` peer without an origin.
-//! - **A refusal says why.** The contract's `reason` is optional; a refusal here requires one,
-//!   because a refusal the operator cannot explain is the bare boolean the contract rules out.
-//! - **Absence is `None`** (interop departure 8): an `origin` of `null` is no origin, never a
-//!   present one, so `{admitted: true, trust: 'same-user-same-host', origin: null}` does not
-//!   decode (the reference's predicate answers `true` for it).
-//! - **Classifying evidence.** [`PeerAdmissionEvidence::trust`] takes the environment proof when
-//!   there is one (it is the stronger evidence); without one, a presented token or an explicit
-//!   open decision admits at `token-only` (nothing about origin was proven); with neither, the
-//!   peer is refused. The reference leaves this to its transports; the rule is written here so
-//!   that one place decides it.
-//! - **The acknowledgement** is `{id, sequence, delivery}` where [`PeerDelivery`] carries a reason
-//!   only in the two states that have one (`refused`, `failed`); on the wire it is the contract's
-//!   `{id, sequence, state, reason?}`, and a reason on any other state is refused.
-//! - **Counts and instants** are unsigned integers: `sequence` and `sentAt` (milliseconds since the
-//!   epoch) are `u64`, so a negative or fractional value fails to decode.
-//! - **The port.** `send` resolves with an acknowledgement: a message that could not be delivered
-//!   is an acknowledgement in state `failed`, not an error. Listeners are shared functions
-//!   (`Rc<dyn Fn>`), registered with `on_peer_message` and removed with `off_peer_message` by the
-//!   same `Rc` (as the session family's event handlers are), which is the Rust form of the
-//!   unsubscribe function the TypeScript `onPeerMessage` returns.
-//! - **Workspace relation.** [`WorkspaceRelation`] (`TWorkspaceRelation`) is exported by the newest
-//!   revision, but its literals were not recovered; the four values follow the operator-facing
-//!   texts of its changelog (`same worktree`, `same repo`, `different repo`, `workspace unknown`).
-//!   It is display information computed by the receiver and never carried by an admission, so
-//!   [`PeerOrigin`] has no field for it.
-//! - **Reach.** The newest revision removed `peerReachOf`; a delegated turn carries no reach (see
-//!   [`ConnectionAuthority`](super::ConnectionAuthority)), so it is not declared.
+//! Decisions where the contract was silent: `docs/decisions/session-mobility.md`.
 
 use alloc::rc::Rc;
 use alloc::string::String;

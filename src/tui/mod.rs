@@ -1,18 +1,40 @@
-//! Terminal-UI command interactions (layer 0; names nothing, needs no dependency).
+//! Terminal-UI command interactions (feature `tui`, layer 0; names nothing, needs no
+//! dependency).
 //!
-//! What a command handler (at any layer) tells a terminal renderer to do when the command is
-//! invoked without its arguments: show a picker, or ask for confirmation. The family holds only
-//! these contracts: no rendering, no framework, no provider knowledge.
+//! It mirrors the TypeScript `command-interaction` contract: what a command handler (at any
+//! layer) tells a terminal renderer to do when the command is invoked without its arguments,
+//! show a picker or ask for confirmation. The family holds only these contracts: no rendering,
+//! no framework, no provider knowledge.
 //!
-//! Narrow an [`AnyTuiCommandInteraction`] with an exhaustive `match`; there are no type guards.
+//! # Guarantees
 //!
-//! # Rust shape
+//! - **Exhaustive**: a renderer narrows an [`AnyTuiCommandInteraction`] with a `match` over the
+//!   two kinds that have a shape; there are no type guards to forget.
+//! - **Items are produced on demand**: a [`TuiPickerInteraction`] lists what exists when the
+//!   renderer asks (a closure or a fixed `Vec`).
+//! - **Strict wire form** (feature `serde`): a confirm interaction with another `onMissingArgs`
+//!   literal fails to decode.
 //!
-//! * `ITuiPickerInteraction` has a member function (`getItems()`), so it is the trait
-//!   [`TuiPickerInteraction`], implemented for closures and for a fixed `Vec` of items. A picker
-//!   therefore has no wire form; the confirm interaction, the base shape and the picker items do.
-//! * `'wizard'` is part of [`OnMissingArgsAction`] but has no interaction variant, as in the
-//!   contract: a renderer may leave it unimplemented.
+//! # Example
+//!
+//! ```
+//! use agent_interface::tui::{AnyTuiCommandInteraction, OnMissingArgsAction, TuiPickerItem};
+//!
+//! let item = |name: &str| TuiPickerItem {
+//!     label: name.into(),
+//!     value: name.into(),
+//!     description: None,
+//! };
+//! let themes = move || vec![item("dark"), item("light")];
+//! let picker = AnyTuiCommandInteraction::Picker(Box::new(themes));
+//! assert_eq!(picker.on_missing_args(), OnMissingArgsAction::Picker);
+//! match picker {
+//!     AnyTuiCommandInteraction::Picker(items) => assert_eq!(items.get_items().len(), 2),
+//!     AnyTuiCommandInteraction::Confirm(confirm) => println!("{}", confirm.message),
+//! }
+//! ```
+//!
+//! Decisions where the contract was silent: `docs/decisions/tui.md`.
 
 mod interaction;
 

@@ -1,6 +1,9 @@
 //! The transport runtime (feature `transport-runtime`): working implementations of what the
 //! [`transport`](crate::transport) family declares.
 //!
+//! A host embeds a [`LifecycleGuard`] in each adapter, registers its bound adapters in a
+//! [`TransportRegistry`], and routes payload frames through the channel pieces.
+//!
 //! | piece | what it does |
 //! |---|---|
 //! | [`LifecycleGuard`] | the attach/start/stop state machine every adapter embeds |
@@ -14,8 +17,31 @@
 //! | [`SignedAccessTokenVerifier`], [`AccessTokenRules`] | access-token verdicts over host-verified claims |
 //! | [`ExternalEventGate`] | external events admitted against the one principal of their grant |
 //!
-//! Nothing here reads a clock, a socket or an entropy source: time is passed in, entropy comes
-//! from a host-supplied `rand_core` RNG, and carriers are the host's.
+//! # Guarantees
+//!
+//! - **Sans-IO**: nothing here reads a clock, a socket or an entropy source; time is passed in,
+//!   entropy comes from a host-supplied `rand_core` RNG, and carriers are the host's.
+//! - **Lifecycle misuse is refused, never a silent no-op**: a start before an attach is
+//!   `not-attached`, a start or attach while starting or active `already-started`; a stop is
+//!   idempotent and detaches.
+//!
+//! # Example
+//!
+//! ```
+//! use agent_interface::runtime::transport::{LifecycleGuard, LifecyclePhase, StartSettled};
+//!
+//! let guard = LifecycleGuard::new("web");
+//! assert!(guard.begin_start().is_err()); // not attached yet
+//! guard.attach("session-1").unwrap();
+//! let (permit, session) = guard.begin_start().unwrap();
+//! assert_eq!(session, "session-1");
+//! assert_eq!(permit.started(), StartSettled::Active);
+//! assert_eq!(guard.phase(), LifecyclePhase::Active);
+//! let _ = guard.stop();
+//! assert_eq!(guard.phase(), LifecyclePhase::Detached);
+//! ```
+//!
+//! Decisions where the contract was silent: `docs/decisions/transport-runtime.md`.
 
 mod admission;
 mod channels;

@@ -8,26 +8,7 @@
 //! [`HandoffDestinationComposition`] (verify, assemble, decode); a host that plays both sides
 //! implements both and has a [`HandoffComposition`] (`IHandoffComposition`).
 //!
-//! # Decisions where the contract is silent
-//!
-//! - **The transaction port** (`IHandoffTransactionPort`, `IHandoffTransactionState`,
-//!   `ITransitionOutcome`, `ICommitOutcome`) is [`HandoffTransaction`](super::HandoffTransaction)
-//!   itself: its getters are the read-only view, its `advance` and `commit` answer
-//!   [`HandoffTransition`](super::HandoffTransition) and
-//!   [`HandoffCommitResult`](super::HandoffCommitResult).
-//! - **A chunk frame is valid by construction**: `index < total` (so `total >= 1`); its fields
-//!   are private, [`HandoffChunkFrame::new`] refuses anything else with [`InvalidChunkFrame`],
-//!   and so does the decoder.
-//! - **A failed integrity check says how**: [`IntegrityOutcome::Failed`] requires the failure
-//!   kind and both byte counts (the reference makes them optional and falls back on the
-//!   manifest's length and 0).
-//! - **The record decoder answers with the session family's outcome**:
-//!   [`HandoffRecordDecodeOutcome`] is [`SessionRecordDecodeOutcome`] (valid, corrupt with located
-//!   issues, unsupported with the version seen). It receives the parsed JSON value by value.
-//! - **Sealing may fail** (an associated error, propagated by the source as a host-effect
-//!   failure); chunking, verification, reassembly and decoding answer, they do not fail.
-//! - **The assembler's rejection** is the host's text (it is reported in the discard detail);
-//!   the crate decides only on the outcome tag.
+//! Decisions where the contract was silent: `docs/decisions/session-mobility.md`.
 
 use alloc::string::String;
 use alloc::vec::Vec;

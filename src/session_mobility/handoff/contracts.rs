@@ -2,24 +2,7 @@
 //! manifest, the payload, the commit acknowledgement, refusals and outcomes, and the two pure
 //! predicates over them.
 //!
-//! # Decisions where the contract is silent
-//!
-//! - **`persisted` can only be true.** [`HandoffCommitAck::persisted`] is a
-//!   [`DurablyPersisted`], a unit type whose wire form is the literal `true`; a decoder refuses
-//!   `false`, `"true"`, `1` and an absent member, with a message saying that the acknowledgement
-//!   does not assert durable persistence. So the ownership machine's third commit check
-//!   (`persisted !== true`) cannot be reached in Rust: such an acknowledgement never exists.
-//! - **An inventory item's disposition follows from its kind.** The TypeScript `kind` is a string
-//!   and `disposition` a separate member; here [`HandoffStateKind`] is the closed set of the nine
-//!   kinds the offer policy produces, and [`HandoffStateItem`] holds only the kind and the note:
-//!   its disposition is [`HandoffStateKind::disposition`]. The wire form is unchanged
-//!   (`{kind, disposition, note?}`), and a decoder refuses an item whose disposition is not its
-//!   kind's — in particular `provider-credentials` with anything but `never-transferred`. No type
-//!   of this module has a member that could hold a credential.
-//! - **Timestamps** (`offeredAt`, `committedAt`) are `u64` milliseconds since the Unix epoch and
-//!   byte counts are `u64`: a negative or fractional value does not decode.
-//! - **The outcome stays the wire's**: [`HandoffOutcome`] may carry any phase with any refusal (a
-//!   peer may send `committed` with a refusal), which is why [`is_handoff_committed`] checks both.
+//! Decisions where the contract was silent: `docs/decisions/session-mobility.md`.
 
 use alloc::string::String;
 use alloc::vec::Vec;

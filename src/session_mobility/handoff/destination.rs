@@ -21,31 +21,7 @@
 //! - [`HandoffDestination::discard`] is refused once committed: this machine is live for the
 //!   session. Otherwise it drops the record and reports the refusal.
 //!
-//! # Decisions where the contract is silent or the reference is not followed
-//!
-//! - **A discarded destination stays discarded** (interop departure 11): the assembler is
-//!   dropped with the transfer, and a late chunk is answered with the unchanged `discarded`
-//!   report. Only a new manifest opens a new transfer. (The reference keeps the assembler, and
-//!   late chunks can bring a discarded transfer back to `staged`.)
-//! - **A failing host effect propagates and discards nothing** (interop departure 12, the
-//!   reference's behaviour, kept): when the credential resolver or the persister fails (rather
-//!   than answering no), [`commit`](HandoffDestination::commit) returns
-//!   [`DestinationCommitError`] and the destination stays `staged`, with no acknowledgement and
-//!   the report unchanged. The source has not moved either (no acknowledgement exists), so the
-//!   host may retry the commit or discard explicitly. Catalog behaviour 6 ("any failure
-//!   discards") holds for the answers `false`, not for failures.
-//! - **Chunks after the payload is complete** (`staged`, `committed`) are ignored and answered
-//!   with the unchanged report; they never reach the assembler. A chunk before any manifest is
-//!   the error [`NoManifestReceived`] (the reference throws).
-//! - **A manifest while committed is refused** (report unchanged but for a detail saying so):
-//!   a live machine does not start receiving over its session. In every other state a manifest
-//!   replaces the transfer, as in the reference (a retry reuses the hand-off id).
-//! - **Ports**: the credential resolver and the persister are async traits answering `bool`
-//!   (implemented by any `Fn() -> bool` and `Fn(&InteractiveSessionRecord) -> bool` for a
-//!   synchronous host); the clock is [`HandoffClock`] (any `Fn() -> u64`). The credential itself
-//!   never passes through this crate: the resolver only says whether this machine has one.
-//! - Methods take `&mut self`; a commit holds the destination for its whole duration, so no
-//!   chunk, manifest or discard can interleave with it.
+//! Decisions where the contract was silent: `docs/decisions/session-mobility.md`.
 
 use alloc::boxed::Box;
 use alloc::format;

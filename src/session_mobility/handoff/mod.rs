@@ -1,8 +1,11 @@
-//! Handoff: moving authority over a session to another machine (catalog §5.5-5.9).
+//! Handoff: moving authority over a session to another machine (catalog §5.5-5.9; part of the
+//! `session-mobility` family).
 //!
 //! A move is only ever **pushed** by the machine that holds the session, and authority moves
 //! once: the source stays authoritative until it holds the destination's acknowledgement that
 //! the session is **durably persisted** there. Every other ending leaves the source in charge.
+//! A host drives a [`HandoffSource`] on the sending machine and a [`HandoffDestination`] on the
+//! receiving one; both sequence the pure ownership machine ([`HandoffTransaction`]).
 //!
 //! | file | what it holds | what it guarantees |
 //! |---|---|---|
@@ -15,9 +18,35 @@
 //!
 //! Everything is sans-IO: the host supplies the carrier, the sealing, the integrity check, the
 //! record decoding, the credential check, the persistence and the clock through traits, and a
-//! failing host effect is returned as an error that moves no authority. Each file's own
-//! documentation lists the decisions taken where the contract is silent, and where the crate
-//! departs from the reference implementation on purpose (interop departures 8-12).
+//! failing host effect is returned as an error that moves no authority. Where the crate departs
+//! from the reference implementation on purpose (interop departures 8-12) is recorded with the
+//! decisions.
+//!
+//! # Example
+//!
+//! ```
+//! use agent_interface::session_mobility::*;
+//!
+//! let manifest = HandoffManifest {
+//!     handoff_id: "h1".into(),
+//!     session_id: "s1".into(),
+//!     source_device_id: "laptop".into(),
+//!     destination_device_id: "desktop".into(),
+//!     inventory: Vec::new(),
+//!     integrity: HandoffIntegrity { digest: "…".into(), byte_length: 0 },
+//!     offered_at: 0,
+//! };
+//! let mut tx = begin_handoff(&manifest);
+//! for next in [HandoffAdvance::Transferring, HandoffAdvance::Staged] {
+//!     assert!(advance_handoff(&mut tx, next, HandoffTransitionDetail::none()).is_accepted());
+//! }
+//! assert!(source_still_owns(&tx)); // staged is not committed
+//! let ack = HandoffCommitAck::new("h1", "desktop", 1);
+//! assert_eq!(commit_handoff(&mut tx, &ack), HandoffCommitResult::Committed);
+//! assert!(!source_still_owns(&tx));
+//! ```
+//!
+//! Decisions where the contract was silent: `docs/decisions/session-mobility.md`.
 
 mod composition;
 mod contracts;

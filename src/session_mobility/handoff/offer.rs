@@ -14,17 +14,7 @@
 //!   present: `goal-and-plan`, `background-work`, `sandbox-snapshot` (rehydrated),
 //!   `uncommitted-changes` and `subprocesses` (source-local, the note giving the count).
 //!
-//! # Decisions where the contract is silent
-//!
-//! - **Counts are unsigned and absence is `None`** (interop departures 8 and 9): the runtime
-//!   counts are `u32` (0 when absent on the wire, and a negative, fractional or not-a-number count
-//!   does not decode), and a record's optional state is present only when it is `Some`. An
-//!   explicit `null` in a record reads as absent, so `goal: null` adds no `goal-and-plan` item
-//!   (the reference adds one), and a record always has a `cwd`.
-//! - **Wire forms** (feature `serde`) of the two answers use the reference's boolean tags:
-//!   `{"ready": true}` | `{"ready": false, "refusal", "detail"}` and `{"built": true, "manifest"}`
-//!   | `{"built": false, "refusal", "detail"}`; a decoder refuses a tag with the other shape's
-//!   members. [`SourceRuntimeState`] writes only what is set.
+//! Decisions where the contract was silent: `docs/decisions/session-mobility.md`.
 
 use alloc::format;
 use alloc::string::String;

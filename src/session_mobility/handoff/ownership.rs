@@ -22,23 +22,7 @@
 //! - The source is authoritative in every phase but `committed` ([`source_still_owns`]), so a
 //!   connection lost before a matching acknowledgement arrives leaves the source authoritative.
 //!
-//! # Decisions where the contract is silent
-//!
-//! - **`committed` only with an acknowledgement.** The reference `advanceHandoff` also accepts
-//!   `staged → committed` without one, although its own contract calls the commit "the only path
-//!   to committed". Here the target of an advance is a [`HandoffAdvance`], which has no
-//!   `committed`, and the transaction's committed state holds the acknowledgement that committed
-//!   it: a committed transaction without one cannot be built or decoded.
-//! - **The transaction is private state with getters**, changed only through
-//!   [`advance`](HandoffTransaction::advance) and [`commit`](HandoffTransaction::commit); the
-//!   reference's mutable record becomes `&mut`, and a refused call provably writes nothing.
-//! - **A commit clears an earlier refusal.** An advance may record a refusal on any accepted
-//!   move (as in the reference); a commit drops it, so a committed transaction's outcome always
-//!   satisfies [`is_handoff_committed`](super::is_handoff_committed) and agrees with
-//!   [`source_still_owns`]. The detail is kept.
-//! - **Wire form** (feature `serde`): `{"handoffId", "sessionId", "phase", "refusal"?, "detail"?,
-//!   "ack"?}`; a decoder refuses `committed` without `ack`, an `ack` in any other phase, and an
-//!   `ack` for another hand-off.
+//! Decisions where the contract was silent: `docs/decisions/session-mobility.md`.
 
 use alloc::string::String;
 

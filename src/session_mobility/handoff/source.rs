@@ -18,27 +18,7 @@
 //!   transaction is not committed: a connection lost before the acknowledgement arrives leaves
 //!   the source authoritative.
 //!
-//! # Decisions where the contract is silent or the reference is not followed
-//!
-//! - **A refused acknowledgement changes nothing** (interop departure 10): the
-//!   `transferring → staged` step and the commit are tried together on a copy, and only an
-//!   accepted commit is kept. The reference keeps the `staged` step even when the commit is then
-//!   refused.
-//! - **No second authority from a second offer**: once the transaction is committed the source
-//!   has given the session away, and [`offer`](HandoffSource::offer) refuses with
-//!   [`HandoffSourceOfferError::AlreadyCommitted`] (the reference opens a new transaction, which
-//!   would make the source authoritative again while the destination is live). Before that, a
-//!   new offer replaces the open transaction, as in the reference.
-//! - **Calls before an offer** (`transfer`, `apply_ack`, `abandon`) are not panics but the typed
-//!   error [`NoHandoffOpen`]; a failing carrier is [`HandoffTransferError::Carrier`] and leaves
-//!   the transaction in `transferring` (the source stays authoritative); a failing seal is
-//!   [`HandoffSourceOfferError::Seal`] and opens nothing. Host-effect failures propagate; they
-//!   never move authority.
-//! - **A refused abandon** (after a commit, or twice) returns the unchanged outcome, as in the
-//!   reference.
-//! - Methods take `&mut self`: one caller drives one source. The carrier and the composition are
-//!   borrowed only for the duration of a call; a transfer future that is dropped midway leaves
-//!   the transaction in `transferring`.
+//! Decisions where the contract was silent: `docs/decisions/session-mobility.md`.
 
 use alloc::string::{String, ToString};
 use core::fmt;

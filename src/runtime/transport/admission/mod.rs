@@ -13,24 +13,7 @@
 //! No verdict, refusal or error here holds token text or a claim value, and nothing that holds
 //! them prints them: [`AccessTokenClaims`] and [`AccessTokenAudience`] print `<redacted>`.
 //!
-//! # Decisions where the catalog is silent
-//!
-//! * Resolution takes `impl Into<TransportAdmissionConfig>`; a resolved admission converts
-//!   into the config that resolves to it, so `resolve(resolve(x)) == resolve(x)`. A token made
-//!   only of whitespace is refused ([`AdmissionResolutionError::BlankToken`], departure 13);
-//!   the RNG's own error is kept ([`AdmissionResolutionError::Entropy`]).
-//! * The bearer parser skips spaces and tabs only (HTTP's whitespace), so `Bearer\nabc` has
-//!   no credential.
-//! * Tokens longer than [`MAX_ACCESS_TOKEN_BYTES`] (8 KiB) are `oversize`. Claims use
-//!   NumericDate seconds as `u64`; the checks run in the order issuer, audience, expiry
-//!   (`now >= exp + skew`), not-before (`nbf > now + skew`), scopes, principal. Claim values
-//!   are compared exactly; only credentials need constant time.
-//! * The external-event gate needs a `jti` (`malformed` without one), refuses an empty
-//!   presented token as `missing-token`, reads the event as a message before spending the
-//!   token, and remembers at most `SPENT` live tokens (then `rate-limited`, never forgetting a
-//!   live one). Rate windows, queues, routing to a grant and revocation stay with the host.
-//!
-//! [`TransportAdmissionConfig`]: crate::transport::TransportAdmissionConfig
+//! Decisions where the contract was silent: `docs/decisions/transport-runtime.md`.
 
 mod access_token;
 mod credential;
