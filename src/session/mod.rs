@@ -71,29 +71,98 @@ mod turn;
 #[cfg(feature = "testing")]
 pub mod testing;
 
-pub use binding::*;
-pub use branch::*;
-pub use capability::*;
+pub use binding::{
+    SessionBinder, SessionBinding, SessionBindingRole, SwitchAwayState, switch_away_refusal,
+};
+pub use branch::{ActiveBranchPointer, BranchEvent, BranchEventKind};
+pub use capability::{
+    AgentDefinitionSummary, AgentJobSpawnInput, BackgroundJobGroupCreateInput, BoxedTurnCompletion,
+    CapabilityFuture, CapabilityRead, DynSessionAgentJobs, DynSessionBackgroundGroups,
+    DynSessionBackgroundTasks, DynSessionCommands, DynSessionExecutionDetail, DynSessionGoal,
+    DynSessionLifecycle, DynSessionSelfPacedLoopControl, DynSessionTurnSubmission,
+    InteractiveSession, SESSION_CAPABILITY_MEMBER_KEYS, SessionAgentJobs, SessionBackgroundGroups,
+    SessionBackgroundTasks, SessionCapability, SessionCapabilityHost, SessionCapabilityRole,
+    SessionCommands, SessionConversationRead, SessionDriverAttribution, SessionEventHandler,
+    SessionEvents, SessionExecutionDetail, SessionExecutionState, SessionExecutionWorkspace,
+    SessionGoal, SessionIdHandle, SessionIdentity, SessionLifecycle, SessionPromptResolution,
+    SessionSelfPacedLoopControl, SessionStatusRead, SessionTurnControl, SessionTurnSubmission,
+    SessionWorkspaceLocation, SetGoalOptions, ShutdownOptions, read_session_capability,
+};
+pub use decode::SessionRecordDecodeOutcome;
 // With `serde`, also the crate-private member decoder the record codec (runtime piece
 // `record-codec`) shares with the record's own `Deserialize`, named through this root.
-pub use decode::*;
-pub use directory::*;
-pub use event_payloads::*;
-pub use events::*;
-pub use execution_result::*;
-pub use goal::*;
-pub use interaction::*;
-pub use loop_state::*;
-pub use plan::*;
-pub use project_panel::*;
-pub use prompt::*;
-pub use prompt_history::*;
-pub use record::*;
-pub use refusal::*;
-pub use runtime_tools::*;
-pub use settings_screen::*;
-pub use status::*;
-pub use store::*;
-pub use summary::*;
-pub use tool_state::*;
-pub use turn::*;
+#[cfg(feature = "serde")]
+pub(crate) use decode::{RECORD, RECORD_MEMBERS, Skip, decode_members, describe, foreign_id};
+pub use directory::{SessionDirectory, SessionSwitchedEvent};
+pub use event_payloads::{
+    CompactEvent, CompactTrigger, ContextReferenceItem, ContextReferenceLoadType,
+    ContextReferenceStatus, MemoryEvent, MemoryEventType, MemoryReference, MemoryType,
+    PromptFileReferenceReason, PromptFileReferenceRecord, SkillActivationEvent,
+    SkillActivationEventType, SkillActivationInvocation, SkillActivationMode,
+    SkillActivationSource, SkillActivationStatus,
+};
+pub use events::{EventAudience, InteractiveEventName, SessionEvent};
+pub use execution_result::{ExecutionResult, PartialExecutionResult, TurnOutcome};
+pub use goal::{
+    GoalEvent, GoalEventType, GoalProgressEntry, GoalProgressSignal, GoalState, GoalStatus,
+    GoalStopReason,
+};
+pub use interaction::{
+    AgentDriver, AgentDriverObservations, CommandInfo, InteractionChannel, InteractionEvent,
+    TerminalHandoff, ToolCallObservation, read_assistant_replies, read_errors,
+    read_last_assistant_text, read_tool_calls,
+};
+pub use loop_state::{
+    LoopDelay, LoopDelayOutOfRange, LoopInput, LoopInputKind, LoopRefusal, SessionLoopPhase,
+    SessionLoopState, SessionLoopStatus, WaitingLoopStopOutcome, next_loop_state,
+    stop_waiting_loop,
+};
+pub use plan::{
+    PlanApprovalEvent, PlanArtifact, PlanEventType, PlanPhase, PlanStep, PlanStepStatus,
+};
+pub use project_panel::{
+    ProjectDiffRead, ProjectFileStatus, ProjectMemoryRead, ProjectStatusFile, ProjectStatusRead,
+};
+pub use prompt::{
+    AskRequestEvent, BackgroundAgentPermissionRequester, ContextFileRefreshedEvent,
+    InteractivePermissionHandler, PermissionRequestEvent, PermissionRequester,
+    PermissionResultValue, PromptResolvedEvent,
+};
+pub use prompt_history::{
+    PromptHistoryBlock, PromptHistoryEntry, PromptHistoryRead, PromptHistoryReadOptions,
+    PromptHistorySource, PromptHistoryWriter,
+};
+pub use record::{InteractiveSessionRecord, SESSION_RECORD_SCHEMA_VERSION};
+pub use refusal::{
+    SESSION_CHANGE_REFUSAL_CODES, SESSION_DELETE_REFUSAL_CODES, SessionChangeRefusal,
+    SessionChangeRefusalCode, SessionDeleteRefusal, SessionDeleteRefusalCode,
+    as_session_change_refusal, as_session_delete_refusal, is_session_change_refusal,
+    is_session_delete_refusal,
+};
+pub use runtime_tools::{
+    DynSessionRuntimeTools, PermissionPromptRoute, RuntimeToolInvokeOptions, SessionRuntimeTools,
+};
+pub use settings_screen::{
+    SettingsChoice, SettingsLanguageSection, SettingsOutputStyleSection, SettingsPatch,
+    SettingsPermissionModeSection, SettingsPermissionRule, SettingsPermissionRuleKind,
+    SettingsPresetSection, SettingsSandboxSection, SettingsSnapshot,
+};
+pub use status::{
+    ModelCatalogEntry, ModelListGroup, ModelListSnapshot, SessionStatusSnapshot,
+    SessionStatusWorkspace,
+};
+pub use store::{
+    ContentProvenance, CrossStoreToken, DigestAlgorithm, InteractiveSessionStore,
+    InvalidSha256Digest, LoadPurpose, LockedReason, RaiseOutcome, RecordDigest, RecordOwner,
+    SaveOutcome, SavePurpose, SaveRefusal, SealingSessionStore, SessionListEntry,
+    SessionLoadOutcome, SessionLoadStatus, SessionRecordDecodeIssue, SessionStoreListing,
+    Sha256Digest, TokenIssue,
+};
+pub use summary::{ResumableSessionSummary, SessionListing, SessionListingEntry};
+pub use tool_state::{DiffLine, DiffLineType, ToolResultStatus, ToolState, ViewReference};
+pub use turn::{
+    AGENT_DRIVER_ID, AbortSignal, DriverId, NeverAborted, OWNER_DRIVER_ID, PeerTurnContext,
+    SessionRenamedEvent, SubmitOptions, SubmitRefusal, ToolSummary, TurnCompletion, TurnError,
+    TurnHandle, TurnNotRun, TurnNotRunReason, TurnSource, UiIntentEvent, default_driver_id,
+    is_turn_not_run,
+};
