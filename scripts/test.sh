@@ -101,8 +101,8 @@ cargo test --release --no-default-features --features record-store-fs,testing --
 step "compile-fail cases per feature set"
 cargo test --no-default-features --test isolation
 for feature in analytics tui agent-core command execution agent-core,analytics,command,execution session \
-    transport transport-runtime session-mobility policy reconcile record-codec record-store record-store-fs sealing \
-    session-cache shared-memory; do
+    transport transport-runtime session-mobility turn-queue policy reconcile record-codec record-store record-store-fs \
+    sealing session-cache shared-memory; do
     cargo test --no-default-features --features "$feature" --test isolation
 done
 # `testing` brings the conformance suites in: a family's tests run with its suites stay green.

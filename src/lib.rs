@@ -92,14 +92,6 @@ pub mod transport;
 #[cfg(feature = "tui")]
 pub mod tui;
 
-#[cfg(any(
-    feature = "turn-queue",
-    feature = "transport-runtime",
-    feature = "policy",
-    feature = "reconcile",
-    feature = "record-codec",
-    feature = "record-store",
-    feature = "session-cache",
-    feature = "shared-memory"
-))]
+// Always present, empty without a piece feature: a path into a piece that is off then gets
+// rustc's note naming that piece's feature.
 pub mod runtime;

@@ -14,6 +14,7 @@
 //! cargo test --no-default-features --features transport --test isolation
 //! cargo test --no-default-features --features transport-runtime --test isolation
 //! cargo test --no-default-features --features session-mobility --test isolation
+//! cargo test --no-default-features --features turn-queue --test isolation
 //! cargo test --no-default-features --features policy --test isolation
 //! cargo test --no-default-features --features reconcile --test isolation
 //! cargo test --no-default-features --features record-codec --test isolation
@@ -49,6 +50,7 @@ const FAMILIES: &[(&str, bool)] = &[
     ("execution", cfg!(feature = "execution")),
     ("session", cfg!(feature = "session")),
     ("session-mobility", cfg!(feature = "session-mobility")),
+    ("turn-queue", cfg!(feature = "turn-queue")),
     ("transport", cfg!(feature = "transport")),
     ("transport-runtime", cfg!(feature = "transport-runtime")),
     ("policy", cfg!(feature = "policy")),
@@ -102,6 +104,18 @@ const SETS: &[(&[&str], &str, &[&str])] = &[
         &["agent-core", "analytics", "command", "execution", "session"],
         "tests/ui/only_session/*.rs",
         &["tests/ui/reach/session.rs"],
+    ),
+    (
+        &[
+            "agent-core",
+            "analytics",
+            "command",
+            "execution",
+            "session",
+            "turn-queue",
+        ],
+        "tests/ui/only_turn_queue/*.rs",
+        &["tests/ui/reach/session.rs", "tests/ui/reach/turn_queue.rs"],
     ),
     (
         &["agent-core", "execution"],
@@ -317,4 +331,31 @@ fn the_modifier_cases_exist_where_the_modifier_gates_something() {
             }
         }
     }
+}
+
+/// Every compile-fail snapshot shows rustc's note naming the feature the case lacks, so a user
+/// who hits the same error is told what to enable (explicit, `cfg`-gated re-exports everywhere).
+#[test]
+fn every_compile_fail_snapshot_names_the_missing_feature() {
+    let ui = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ui");
+    let mut checked = 0;
+    for folder in std::fs::read_dir(&ui).expect("tests/ui") {
+        let folder = folder.expect("an entry").path();
+        let Ok(files) = std::fs::read_dir(&folder) else {
+            continue;
+        };
+        for file in files {
+            let file = file.expect("an entry").path();
+            if file.extension().is_some_and(|ext| ext == "stderr") {
+                let text = std::fs::read_to_string(&file).expect("a snapshot");
+                assert!(
+                    text.contains("the item is gated behind the `"),
+                    "{} names no feature",
+                    file.display()
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 0, "no snapshot found under {}", ui.display());
 }
