@@ -35,14 +35,6 @@ impl ChannelName {
     }
 }
 
-/// A name is looked up by its text (a map keyed by names is searched with a `&str`, without
-/// building a name); the order and equality are those of the text.
-impl core::borrow::Borrow<str> for ChannelName {
-    fn borrow(&self) -> &str {
-        &self.0
-    }
-}
-
 impl fmt::Display for ChannelName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)

@@ -190,7 +190,37 @@ pub struct ChannelFrameHeader<'a> {
 /// # Errors
 /// A [`ChannelFrameError`] naming the first thing wrong, checked in layout order: magic, fixed
 /// header, version, kind, name length, name and seq present, name UTF-8. Never a body error.
+#[inline]
 pub fn decode_header(bytes: &[u8]) -> Result<ChannelFrameHeader<'_>, ChannelFrameError> {
+    let header = split_header(bytes)?;
+    Ok(ChannelFrameHeader {
+        binary: header.binary,
+        channel: header.channel()?,
+        seq: header.seq,
+        body_offset: header.body_offset,
+    })
+}
+
+/// A header whose name is not yet checked to be UTF-8: a receiver that finds the name among its
+/// channels' (all UTF-8) need not check it.
+pub(super) struct RawHeader<'a> {
+    pub(super) binary: bool,
+    pub(super) name: &'a [u8],
+    pub(super) seq: u32,
+    pub(super) body_offset: usize,
+}
+
+impl<'a> RawHeader<'a> {
+    /// The name as text, or the refusal of a name that is not UTF-8.
+    #[inline]
+    pub(super) fn channel(&self) -> Result<&'a str, ChannelFrameError> {
+        core::str::from_utf8(self.name).map_err(|_| ChannelFrameError::ChannelNameNotUtf8)
+    }
+}
+
+/// [`decode_header`] up to, not including, the name's UTF-8 check (the last one).
+#[inline]
+pub(super) fn split_header(bytes: &[u8]) -> Result<RawHeader<'_>, ChannelFrameError> {
     let rest = bytes
         .strip_prefix(&CHANNEL_FRAME_MAGIC)
         .ok_or(ChannelFrameError::BadMagic)?;
@@ -212,10 +242,9 @@ pub fn decode_header(bytes: &[u8]) -> Result<ChannelFrameHeader<'_>, ChannelFram
     let (seq, body) = rest
         .split_first_chunk::<4>()
         .ok_or(ChannelFrameError::Truncated)?;
-    let channel = core::str::from_utf8(name).map_err(|_| ChannelFrameError::ChannelNameNotUtf8)?;
-    Ok(ChannelFrameHeader {
+    Ok(RawHeader {
         binary: *kind == KIND_BINARY,
-        channel,
+        name,
         seq: u32::from_be_bytes(*seq),
         body_offset: bytes.len() - body.len(),
     })

@@ -4,6 +4,7 @@
 use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
+use core::borrow::Borrow;
 
 use bytes::{Buf as _, Bytes};
 
@@ -14,8 +15,7 @@ use crate::transport::{
 };
 
 use super::frame::{
-    ChannelFrameError, ChannelFrameHeader, decode_event_body, decode_header, encode_binary,
-    encode_event,
+    ChannelFrameError, RawHeader, decode_event_body, encode_binary, encode_event, split_header,
 };
 use super::reassembler::{ChannelReassembler, SequenceRefusal};
 
@@ -244,6 +244,7 @@ struct Held {
 
 /// Hands on a held frame whose turn came: a binary payload as it is, an event body parsed and
 /// checked against the descriptor.
+#[inline]
 fn deliver(
     descriptor: &ChannelDescriptor,
     held: Held,
@@ -285,6 +286,22 @@ impl<'a, const PENDING: usize> Iterator for ChannelDelivery<'a, PENDING> {
     }
 }
 
+/// The registry's map key: a channel name, looked up by its UTF-8 bytes, so a frame header's name
+/// is looked up without a copy or a UTF-8 check (the order of the bytes is the order of the text).
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Key(ChannelName);
+
+impl Borrow<[u8]> for Key {
+    fn borrow(&self) -> &[u8] {
+        key(&self.0)
+    }
+}
+
+/// The bytes a channel is looked up by.
+fn key(name: &ChannelName) -> &[u8] {
+    name.as_str().as_bytes()
+}
+
 /// One open channel.
 #[derive(Debug)]
 struct OpenChannel<const N: usize> {
@@ -305,6 +322,7 @@ impl<const N: usize> OpenChannel<N> {
 }
 
 /// Refuses a frame `descriptor` does not declare: `event` is the event name, `None` for binary.
+#[inline]
 fn admit(descriptor: &ChannelDescriptor, event: Option<&str>) -> Result<(), UndeclaredFrame> {
     match event {
         Some(event) if !descriptor.declares(event) => Err(UndeclaredFrame::Event {
@@ -329,7 +347,7 @@ fn admit(descriptor: &ChannelDescriptor, event: Option<&str>) -> Result<(), Unde
 /// Closing a channel stops its delivery, frees its name and hands back the frames it held.
 #[derive(Debug)]
 pub struct PayloadChannelRegistry<const PENDING: usize> {
-    channels: BTreeMap<ChannelName, OpenChannel<PENDING>>,
+    channels: BTreeMap<Key, OpenChannel<PENDING>>,
     /// The serial of the next registration.
     next_serial: u64,
 }
@@ -372,7 +390,7 @@ impl<const PENDING: usize> PayloadChannelRegistry<PENDING> {
         resume: ChannelResumePoint,
     ) -> Result<PayloadChannel, ChannelRegisterError> {
         let name = descriptor.name.clone();
-        if self.channels.contains_key(&name) {
+        if self.channels.contains_key(key(&name)) {
             return Err(ChannelRegisterError::AlreadyRegistered { channel: name });
         }
         if descriptor.declares("") {
@@ -388,12 +406,12 @@ impl<const PENDING: usize> PayloadChannelRegistry<PENDING> {
             next_send: u64::from(resume.next_send),
             inbound: ChannelReassembler::starting_at(resume.next_receive),
         };
-        self.channels.insert(name.clone(), open);
+        self.channels.insert(Key(name.clone()), open);
         Ok(PayloadChannel { name, serial })
     }
 
     fn open(&self, channel: &PayloadChannel) -> Result<&OpenChannel<PENDING>, ChannelClosed> {
-        let open = self.channels.get(&channel.name);
+        let open = self.channels.get(key(&channel.name));
         open.filter(|open| open.serial == channel.serial)
             .ok_or_else(|| channel.closed())
     }
@@ -402,7 +420,7 @@ impl<const PENDING: usize> PayloadChannelRegistry<PENDING> {
         &mut self,
         channel: &PayloadChannel,
     ) -> Result<&mut OpenChannel<PENDING>, ChannelClosed> {
-        let open = self.channels.get_mut(&channel.name);
+        let open = self.channels.get_mut(key(&channel.name));
         open.filter(|open| open.serial == channel.serial)
             .ok_or_else(|| channel.closed())
     }
@@ -532,18 +550,21 @@ impl<const PENDING: usize> PayloadChannelRegistry<PENDING> {
         frame: impl Into<Bytes>,
     ) -> Result<ChannelDelivery<'_, PENDING>, ChannelRefusal> {
         let mut frame: Bytes = frame.into();
-        let ChannelFrameHeader {
-            binary,
-            channel,
-            seq,
-            body_offset,
-        } = decode_header(&frame).map_err(ChannelRefusal::Malformed)?;
-        let Some(open) = self.channels.get_mut(channel) else {
+        let header = split_header(&frame).map_err(ChannelRefusal::Malformed)?;
+        // A name found among the channels' is UTF-8; only an unknown one is checked.
+        let Some(open) = self.channels.get_mut(header.name) else {
+            let channel = header.channel().map_err(ChannelRefusal::Malformed)?;
             // A header's name is 1..=255 bytes by construction of the length byte.
             let channel = ChannelName::new(channel)
                 .map_err(|_| ChannelRefusal::Malformed(ChannelFrameError::EmptyChannelName))?;
             return Err(ChannelRefusal::UnknownChannel { channel });
         };
+        let RawHeader {
+            binary,
+            seq,
+            body_offset,
+            ..
+        } = header;
         if binary {
             admit(&open.descriptor, None).map_err(ChannelRefusal::Undeclared)?;
         }
@@ -588,7 +609,7 @@ impl<const PENDING: usize> PayloadChannelRegistry<PENDING> {
         channel: PayloadChannel,
     ) -> Result<Vec<Result<ChannelFrame, RefusedDelivery>>, ChannelClosed> {
         self.open(&channel)?;
-        let Some(open) = self.channels.remove(&channel.name) else {
+        let Some(open) = self.channels.remove(key(&channel.name)) else {
             return Ok(Vec::new());
         };
         let descriptor = &open.descriptor;
