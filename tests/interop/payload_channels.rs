@@ -10,12 +10,12 @@
 //!   or far-ahead seq is refused;
 //! - departure 4: a second `close` on an old handle is refused and leaves the channel registered
 //!   since under that name alone;
+//! - departure 3, continued: since seqs are checked, the header decides routing and an event
+//!   body is read when its frame's turn comes, so a bad body (or an undeclared event) is a
+//!   refused delivery, in the reference's words, whose seq is consumed; ahead of a gap it is
+//!   held, and refused when its turn comes (here: when the channel is closed);
 //! - departure 5: an inbound name that is not UTF-8 is refused as malformed, never routed as
-//!   U+FFFD;
-//! - departure 6: the header decides routing and an event body is read when its frame is
-//!   delivered, so a bad body (or an undeclared event) is a refused delivery, in the reference's
-//!   words, whose seq is consumed; ahead of a gap it is held, and refused when its turn comes
-//!   (here: when the channel is closed).
+//!   U+FFFD.
 //!
 //! Two things the crate cannot write byte for byte, checked instead by decoding both frames to
 //! the same value: a payload whose object keys the reference wrote in insertion order (the
@@ -101,7 +101,7 @@ struct Replay {
     /// Frames the reference delivered that the crate holds ahead of a gap (departure 3).
     held: Vec<ChannelFrame>,
     /// Frames the reference refused for their body that the crate holds ahead of a gap, with
-    /// the reference's words (departure 6).
+    /// the reference's words (departure 3).
     held_refused: Vec<(u32, String)>,
     /// The seq each open channel delivers next, by name.
     next_inbound: BTreeMap<String, u64>,
@@ -311,7 +311,7 @@ impl Replay {
     }
 
     /// A frame the reference refused for its body, which the crate reads at delivery
-    /// (departure 6): refused in the same words when it is the one expected, its seq consumed;
+    /// (departure 3): refused in the same words when it is the one expected, its seq consumed;
     /// held when it is ahead of a gap, and refused when it comes back.
     fn refused_at_delivery(&mut self, name: &str, bytes: &[u8], items: Items, error: String) {
         let header = decode_header(bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -331,11 +331,11 @@ impl Replay {
                 &support::to_json(&ChannelReceiveResult::Refused { error }),
             );
             *next += 1;
-            self.departures.push("6: a bad body is a refused delivery");
+            self.departures.push("3: a bad body is a refused delivery");
         } else {
             assert!(items.is_empty(), "{name}: held, got {items:?}");
             self.held_refused.push((header.seq, error));
-            self.departures.push("6: a bad body ahead of a gap is held");
+            self.departures.push("3: a bad body ahead of a gap is held");
         }
     }
 
@@ -541,8 +541,8 @@ fn payload_channel_vectors() {
         "3: inbound seq refused",
         "4: a stale close touches nothing",
         "5: non-UTF-8 name refused",
-        "6: a bad body is a refused delivery",
-        "6: a bad body ahead of a gap is held",
+        "3: a bad body is a refused delivery",
+        "3: a bad body ahead of a gap is held",
     ] {
         assert!(
             departures.contains(&departure),
