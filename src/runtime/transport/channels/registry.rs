@@ -272,6 +272,7 @@ fn deliver(
 /// [`receive`](PayloadChannelRegistry::receive) on it); [`close`](PayloadChannelRegistry::close)
 /// hands them back.
 #[derive(Debug)]
+#[must_use = "frames are handed on only as the delivery is iterated"]
 pub struct ChannelDelivery<'a, const PENDING: usize> {
     descriptor: &'a ChannelDescriptor,
     inbound: &'a mut ChannelReassembler<Held, PENDING>,
