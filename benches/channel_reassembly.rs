@@ -1,105 +1,206 @@
-//! Benchmarks of payload channel reassembly: 64 KiB sent as 64 binary frames of 1 KiB on one
-//! channel, each iteration registering the channel, receiving the 64 frames (decode, routing,
-//! reassembly) and appending the delivered payloads to one 64 KiB buffer, then closing it:
+//! Benchmarks of payload channels against a plain copy of the same bytes: 64 KiB sent and
+//! received as binary frames on one channel, once in 64 frames of 1 KiB (`channels_1k/…`) and
+//! once in 1024 frames of 64 bytes (`channels_64/…`, the per-frame overhead). Per frame size:
 //!
-//! - `channel_reassembly/in_order`: the frames arrive by seq;
-//! - `channel_reassembly/out_of_order`: a fixed permutation, the reversed order with its two
-//!   halves interleaved (63, 31, 62, 30, …, 32, 0), so almost every frame waits for seq 0;
-//! - `channel_reassembly/plain_copy`: the baseline, the same 64 slices of 1 KiB appended with
-//!   `extend_from_slice` to one buffer.
+//! - `plain_copy`: the baseline, the 64 KiB appended slice by slice (one per frame) to a reused
+//!   buffer with `extend_from_slice`;
+//! - `encode`: every frame written by `send_binary_into` into a reused buffer (header and
+//!   payload, the payload copied once);
+//! - `receive_in_order`: every frame received by seq (header read, routed, reassembled), each
+//!   delivered payload appended to a reused buffer (the consumer's one copy);
+//! - `receive_shuffled`: the same, the frames of each run of 64 arriving reversed with the run's
+//!   two halves interleaved (63, 31, 62, 30, …, 32, 0), so almost every frame waits for the run's
+//!   first.
+//!
+//! A receive iteration runs on a registry where the `bulk` channel was just registered, beside
+//! another channel, as on a live carrier; registering is left out of the time (criterion's
+//! `iter_batched_ref`). The frames are `Bytes` the carrier holds; each receive takes a clone (a
+//! reference count, no copy).
+//!
+//! `refusals/…`: 64 stale then 64 duplicate event frames, each with a 1 KiB JSON body, refused on
+//! their header (`stale_and_duplicate`), against a plain copy of the same 128 KiB
+//! (`plain_copy`) and against decoding the same frames whole (`decode_whole`, what a refusal cost
+//! when the body was parsed first).
 //!
 //! Run:
 //! `cargo bench --all-features --bench channel_reassembly -- --warm-up-time 1 --measurement-time 3`.
 
 use std::hint::black_box;
 
-use agent_interface::runtime::transport::{PayloadChannelRegistry, encode_channel_frame};
-use agent_interface::transport::{BinaryFrame, ChannelDescriptor, ChannelFrame, ChannelName};
-use criterion::{Criterion, criterion_group, criterion_main};
+use agent_interface::agent_core::Value;
+use agent_interface::runtime::transport::{
+    Bytes, DeliveredBody, PayloadChannel, PayloadChannelRegistry, decode_channel_frame,
+};
+use agent_interface::transport::{ChannelDescriptor, ChannelName};
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 
-const FRAMES: usize = 64;
-const FRAME_BYTES: usize = 1024;
+const TOTAL: usize = 64 * 1024;
+/// Frames are shuffled in runs of this many, which is also the reassembly window.
+const RUN: usize = 64;
 
-fn descriptor() -> ChannelDescriptor {
+type Registry = PayloadChannelRegistry<RUN>;
+
+fn descriptor(name: &str) -> ChannelDescriptor {
     ChannelDescriptor {
-        name: ChannelName::new("bulk").expect("a valid name"),
-        events: Vec::new(),
+        name: ChannelName::new(name).expect("a valid name"),
+        events: vec![String::from("tick")],
         binary: Some(true),
     }
 }
 
 /// The 64 KiB payload, a recognisable pattern.
 fn payload() -> Vec<u8> {
-    (0..FRAMES * FRAME_BYTES).map(|i| (i % 251) as u8).collect()
+    (0..TOTAL).map(|i| (i % 251) as u8).collect()
 }
 
-/// The encoded frames, by seq.
-fn frames(payload: &[u8]) -> Vec<Vec<u8>> {
-    payload
-        .chunks(FRAME_BYTES)
-        .zip(0u32..)
-        .map(|(chunk, seq)| {
-            encode_channel_frame(&ChannelFrame::Binary(BinaryFrame {
-                channel: descriptor().name,
-                seq,
-                payload: chunk.to_vec(),
-            }))
-        })
-        .collect()
+/// A receiving registry with the `bulk` channel just registered, beside another one.
+fn receiver() -> Registry {
+    let mut registry = Registry::new();
+    registry.register(descriptor("keep")).expect("free name");
+    registry.register(descriptor("bulk")).expect("free name");
+    registry
 }
 
-/// The reversed order with its halves interleaved: 63, 31, 62, 30, …, 32, 0.
-fn shuffled() -> Vec<usize> {
-    let reversed: Vec<usize> = (0..FRAMES).rev().collect();
-    let (high, low) = reversed.split_at(FRAMES / 2);
-    high.iter().zip(low).flat_map(|(a, b)| [*a, *b]).collect()
+/// The encoded frames of `payload` in `frame_bytes` pieces, by seq.
+fn frames(payload: &[u8], frame_bytes: usize) -> Vec<Bytes> {
+    let mut sender = Registry::new();
+    let bulk = sender.register(descriptor("bulk")).expect("free name");
+    let chunks = payload.chunks(frame_bytes);
+    let frames = chunks.map(|chunk| sender.send_binary(&bulk, chunk).expect("binary opted in"));
+    frames.map(Bytes::from).collect()
 }
 
-/// Receives the frames in `order` on a fresh channel and returns the reassembled bytes.
-fn reassemble(
-    registry: &mut PayloadChannelRegistry<FRAMES>,
-    frames: &[Vec<u8>],
-    order: &[usize],
-) -> Vec<u8> {
-    let channel = registry.register(descriptor()).expect("free name");
-    let mut out = Vec::with_capacity(FRAMES * FRAME_BYTES);
+/// Each run of 64 reversed with its halves interleaved: 63, 31, 62, 30, …, 32, 0, then 127, …
+fn shuffled(frames: usize) -> Vec<usize> {
+    let mut order = Vec::with_capacity(frames);
+    for run in (0..frames).step_by(RUN) {
+        let reversed: Vec<usize> = (run..run + RUN).rev().collect();
+        let (high, low) = reversed.split_at(RUN / 2);
+        order.extend(high.iter().zip(low).flat_map(|(a, b)| [*a, *b]));
+    }
+    order
+}
+
+/// Receives the frames in `order` on the `bulk` channel, appending the delivered payloads to
+/// `out`.
+fn reassemble(registry: &mut Registry, frames: &[Bytes], order: &[usize], out: &mut Vec<u8>) {
+    out.clear();
     for &index in order {
-        for frame in registry.receive(&frames[index]).expect("routed") {
-            if let ChannelFrame::Binary(frame) = frame {
-                out.extend_from_slice(&frame.payload);
+        for item in registry.receive(frames[index].clone()).expect("routed") {
+            if let Ok(frame) = item
+                && let DeliveredBody::Binary(payload) = &frame.body
+            {
+                out.extend_from_slice(payload);
             }
         }
     }
-    let held = registry.close(channel).expect("open");
-    assert!(held.is_empty());
-    out
+}
+
+/// Sends `payload` in `frame_bytes` pieces into `out`.
+fn encode(registry: &mut Registry, channel: &PayloadChannel, slices: &[&[u8]], out: &mut Vec<u8>) {
+    out.clear();
+    for slice in slices {
+        registry
+            .send_binary_into(channel, slice, out)
+            .expect("binary opted in");
+    }
+}
+
+fn plain_copy(slices: &[&[u8]], out: &mut Vec<u8>) {
+    out.clear();
+    for slice in slices {
+        out.extend_from_slice(slice);
+    }
+}
+
+fn frame_size(c: &mut Criterion, group: &str, frame_bytes: usize) {
+    let payload = payload();
+    let frames = frames(&payload, frame_bytes);
+    let slices: Vec<&[u8]> = payload.chunks(frame_bytes).collect();
+    let in_order: Vec<usize> = (0..frames.len()).collect();
+    let out_of_order = shuffled(frames.len());
+    let mut out = Vec::with_capacity(2 * TOTAL);
+    for order in [&in_order, &out_of_order] {
+        let mut registry = receiver();
+        reassemble(&mut registry, &frames, order, &mut out);
+        assert_eq!(out, payload);
+    }
+    let mut sender = Registry::new();
+    let bulk = sender.register(descriptor("bulk")).expect("free name");
+
+    c.bench_function(&format!("{group}/plain_copy"), |b| {
+        b.iter(|| plain_copy(black_box(&slices), &mut out));
+    });
+    c.bench_function(&format!("{group}/encode"), |b| {
+        // 2^32 frames (the channel's seqs) take far longer than a measurement.
+        b.iter(|| encode(&mut sender, &bulk, black_box(&slices), &mut out));
+    });
+    for (name, order) in [
+        ("receive_in_order", &in_order),
+        ("receive_shuffled", &out_of_order),
+    ] {
+        c.bench_function(&format!("{group}/{name}"), |b| {
+            b.iter_batched_ref(
+                receiver,
+                |registry| reassemble(registry, black_box(&frames), order, &mut out),
+                BatchSize::SmallInput,
+            );
+        });
+    }
+}
+
+fn refusals(c: &mut Criterion) {
+    let mut sender = Registry::new();
+    let tick = sender.register(descriptor("tick")).expect("free name");
+    let body: Value = (0..64)
+        .map(|i| (format!("k{i:02}"), Value::from("x".repeat(8))))
+        .collect::<serde_json::Map<_, _>>()
+        .into();
+    let sent: Vec<Bytes> = (0..3)
+        .map(|_| sender.send_event(&tick, "tick", &body).expect("declared"))
+        .map(Bytes::from)
+        .collect();
+    let mut registry = Registry::new();
+    registry.register(descriptor("tick")).expect("free name");
+    registry
+        .receive(sent[0].clone())
+        .expect("seq 0")
+        .for_each(drop);
+    assert_eq!(
+        registry.receive(sent[2].clone()).map(Iterator::count),
+        Ok(0)
+    );
+    // 64 stale frames (seq 0), then 64 duplicates of the held seq 2.
+    let stream: Vec<Bytes> = [&sent[0], &sent[2]]
+        .iter()
+        .flat_map(|frame| std::iter::repeat_n(Bytes::clone(frame), RUN))
+        .collect();
+    let slices: Vec<&[u8]> = stream.iter().map(|frame| &frame[..]).collect();
+    let mut out = Vec::with_capacity(2 * stream.len() * sent[0].len());
+
+    c.bench_function("refusals/plain_copy", |b| {
+        b.iter(|| plain_copy(black_box(&slices), &mut out));
+    });
+    c.bench_function("refusals/stale_and_duplicate", |b| {
+        b.iter(|| {
+            for frame in black_box(&stream) {
+                assert!(registry.receive(frame.clone()).is_err());
+            }
+        });
+    });
+    c.bench_function("refusals/decode_whole", |b| {
+        b.iter(|| {
+            for frame in black_box(&stream) {
+                assert!(decode_channel_frame(frame).is_ok());
+            }
+        });
+    });
 }
 
 fn benches(c: &mut Criterion) {
-    let payload = payload();
-    let frames = frames(&payload);
-    let in_order: Vec<usize> = (0..FRAMES).collect();
-    let out_of_order = shuffled();
-    let mut registry = PayloadChannelRegistry::<FRAMES>::new();
-    assert_eq!(reassemble(&mut registry, &frames, &in_order), payload);
-    assert_eq!(reassemble(&mut registry, &frames, &out_of_order), payload);
-
-    c.bench_function("channel_reassembly/in_order", |b| {
-        b.iter(|| black_box(reassemble(&mut registry, black_box(&frames), &in_order)));
-    });
-    c.bench_function("channel_reassembly/out_of_order", |b| {
-        b.iter(|| black_box(reassemble(&mut registry, black_box(&frames), &out_of_order)));
-    });
-    let slices: Vec<&[u8]> = payload.chunks(FRAME_BYTES).collect();
-    c.bench_function("channel_reassembly/plain_copy", |b| {
-        b.iter(|| {
-            let mut out = Vec::with_capacity(FRAMES * FRAME_BYTES);
-            for slice in black_box(&slices) {
-                out.extend_from_slice(slice);
-            }
-            black_box(out)
-        });
-    });
+    frame_size(c, "channels_1k", 1024);
+    frame_size(c, "channels_64", 64);
+    refusals(c);
 }
 
 criterion_group!(channel_reassembly, benches);

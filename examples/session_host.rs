@@ -60,8 +60,9 @@ use agent_interface::runtime::shared_memory::{
 };
 use agent_interface::runtime::transport::rand_core::{TryCryptoRng, TryRng};
 use agent_interface::runtime::transport::{
-    BoundTransport, InMemoryRunner, InMemoryService, PayloadChannelRegistry, TransportRegistration,
-    TransportRegistry, admission_admits, bearer_credential, resolve_admission,
+    BoundTransport, ChannelResumePoint, InMemoryRunner, InMemoryService, PayloadChannelRegistry,
+    TransportRegistration, TransportRegistry, admission_admits, bearer_credential,
+    resolve_admission,
 };
 use agent_interface::runtime::turn_queue::{Settled, TurnQueue};
 use agent_interface::session::{
@@ -574,24 +575,39 @@ fn payload_channel() {
             .expect("declared"),
     ];
     // The carrier delivers seq 2, then 0, then 1.
+    // Each frame is handed over as the buffer the carrier delivered (no copy).
     for index in [2, 0, 1] {
-        let delivered = receiver.receive(&frames[index]).expect("routable");
-        let seqs: Vec<u32> = delivered.iter().map(|frame| frame.seq()).collect();
+        let delivery = receiver.receive(frames[index].clone()).expect("routable");
+        let seqs: Vec<u32> = delivery
+            .map(|item| item.map_or_else(|refused| refused.seq, |frame| frame.seq))
+            .collect();
         println!("frame {index} arrived: delivers seqs {seqs:?}");
     }
-    // An event the channel never declared is refused back to the peer, never dropped.
+    // An event the channel never declared is refused back to the peer, never dropped: its
+    // header is in order (seq 3), so it moves the channel on and its delivery is the refusal.
     let mut rogue: PayloadChannelRegistry<8> = PayloadChannelRegistry::new();
+    let next = ChannelResumePoint {
+        next_send: 3,
+        next_receive: 0,
+    };
     let rogue_channel = rogue
-        .register(ChannelDescriptor {
-            name: ChannelName::new("voice").expect("1..=255 bytes"),
-            events: vec![String::from("mute")],
-            binary: None,
-        })
+        .register_resuming(
+            ChannelDescriptor {
+                name: ChannelName::new("voice").expect("1..=255 bytes"),
+                events: vec![String::from("mute")],
+                binary: None,
+            },
+            next,
+        )
         .expect("a new name");
     let bytes = rogue
         .send_event(&rogue_channel, "mute", &serde_json::Value::Null)
         .expect("declared on the rogue side");
-    let refusal = receiver.receive(&bytes).expect_err("undeclared here");
+    let mut delivery = receiver.receive(bytes).expect("in order");
+    let refusal = delivery
+        .next()
+        .and_then(Result::err)
+        .expect("undeclared here");
     println!(
         "refused: {}",
         serde_json::to_string(&refusal.to_receive_result()).expect("serializable")

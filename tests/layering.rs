@@ -593,8 +593,8 @@ fn the_crate_docs_layering_table_is_the_table() {
     check_layering_table("src/lib.rs", &rows, 1, 2);
 }
 
-/// Every crate a feature switches on, through the features it enables: `dep:x` entries (weak
-/// `x?/feature` entries switch nothing on).
+/// Every crate a feature switches on, through the features it enables: `dep:x` and `x/feature`
+/// entries (weak `x?/feature` entries switch nothing on).
 fn dependencies_of(graph: &BTreeMap<String, Vec<String>>, feature: &str) -> BTreeSet<String> {
     let mut deps = BTreeSet::new();
     let mut visited = BTreeSet::new();
@@ -608,8 +608,13 @@ fn dependencies_of(graph: &BTreeMap<String, Vec<String>>, feature: &str) -> BTre
                 Some(dep) => {
                     deps.insert(dep.to_string());
                 }
-                None if !entry.contains('/') => stack.push(entry),
-                None => {}
+                None => match entry.split_once('/') {
+                    None => stack.push(entry),
+                    Some((dep, _)) if !dep.ends_with('?') => {
+                        deps.insert(dep.to_string());
+                    }
+                    Some(_) => {}
+                },
             }
         }
     }

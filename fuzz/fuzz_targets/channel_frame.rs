@@ -3,12 +3,14 @@
 //! Properties:
 //! - it never panics;
 //! - only bytes starting with the magic decode (`is_channel_frame` agrees);
+//! - the header alone (`decode_header`) refuses exactly what the whole decoder refuses before
+//!   the body, and agrees with the decoded frame's kind, channel and seq;
 //! - a decoded frame encodes to bytes that decode to an equal frame, and encoding is stable;
 //!   a binary frame's encoding is exactly the input (one encoding per binary frame).
 #![no_main]
 
 use agent_interface::runtime::transport::{
-    ChannelFrameError, decode_channel_frame, encode_channel_frame, is_channel_frame,
+    ChannelFrameError, decode_channel_frame, decode_header, encode_channel_frame, is_channel_frame,
 };
 use agent_interface::transport::ChannelFrame;
 use libfuzzer_sys::fuzz_target;
@@ -23,9 +25,33 @@ fuzz_target!(|data: &[u8]| {
         );
         return;
     }
+    let header = match (decode_header(data), &decoded) {
+        (Err(error), decoded) => {
+            assert_eq!(
+                decoded,
+                &Err(error),
+                "the header refused, the decoder did not"
+            );
+            return;
+        }
+        (Ok(header), _) => header,
+    };
     let Ok(frame) = decoded else {
+        assert!(
+            !header.binary,
+            "a binary frame with a whole header always decodes"
+        );
         return;
     };
+    assert_eq!(
+        (header.binary, header.channel, header.seq),
+        (
+            matches!(frame, ChannelFrame::Binary(_)),
+            frame.channel().as_str(),
+            frame.seq()
+        ),
+        "the header disagrees with the frame"
+    );
     let encoded = encode_channel_frame(&frame);
     if let ChannelFrame::Binary(_) = frame {
         assert_eq!(encoded, data, "a binary frame re-encodes to other bytes");

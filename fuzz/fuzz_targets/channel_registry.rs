@@ -7,9 +7,11 @@
 //!
 //! Properties:
 //! - nothing panics;
-//! - every answer is the model's: registration refusals, closed handles, malformed, unknown,
-//!   undeclared, stale, duplicate and beyond-window refusals, and the exact frames delivered,
-//!   in sequence order, with nothing lost and nothing delivered twice;
+//! - every answer is the model's: registration refusals, closed handles, malformed (header),
+//!   unknown, undeclared binary, stale, duplicate and beyond-window refusals on the header alone,
+//!   and the exact frames delivered, in sequence order, with nothing lost and nothing delivered
+//!   twice, an event body that is malformed or undeclared a refused delivery whose seq is
+//!   consumed;
 //! - a refusal changes nothing (the held count stays), a refused send consumes no sequence, a
 //!   sequence never wraps (a send after `u32::MAX` is refused);
 //! - what a send returns decodes to the frame sent.
@@ -19,9 +21,9 @@ use std::collections::BTreeMap;
 
 use agent_interface::agent_core::Value;
 use agent_interface::runtime::transport::{
-    ChannelRefusal, ChannelRegisterError, ChannelResumePoint, ChannelSendError, PayloadChannel,
-    PayloadChannelRegistry, SequenceRefusal, UndeclaredFrame, decode_channel_frame,
-    encode_channel_frame,
+    Bytes, ChannelRefusal, ChannelRegisterError, ChannelResumePoint, ChannelSendError,
+    DeliveredFrame, PayloadChannel, PayloadChannelRegistry, RefusedDelivery, SequenceRefusal,
+    UndeclaredFrame, decode_channel_frame, decode_header, encode_channel_frame,
 };
 use agent_interface::transport::{
     BinaryFrame, ChannelDescriptor, ChannelEventFrame, ChannelFrame, ChannelName,
@@ -119,12 +121,34 @@ enum Op {
     ReceiveSent(u8),
 }
 
+/// A frame handed on (or back by a close): the frame, or its refused delivery.
+type Item = Result<ChannelFrame, RefusedDelivery>;
+
 struct Open {
     serial: usize,
     descriptor: ChannelDescriptor,
     next_send: u64,
     next_receive: u64,
-    pending: BTreeMap<u64, ChannelFrame>,
+    /// The bytes of each frame held, by seq: its body is read when it is delivered.
+    pending: BTreeMap<u64, Vec<u8>>,
+}
+
+impl Open {
+    /// The model's delivery of held bytes: the frame, or why its body cannot be handed on.
+    fn deliver(&self, bytes: &[u8]) -> Item {
+        let seq = decode_header(bytes).expect("held frames have a header").seq;
+        let refuse = |refusal| RefusedDelivery { seq, refusal };
+        match decode_channel_frame(bytes) {
+            Err(error) => Err(refuse(ChannelRefusal::Malformed(error))),
+            Ok(ChannelFrame::Event(event)) if !self.descriptor.declares(&event.event) => {
+                Err(refuse(ChannelRefusal::Undeclared(UndeclaredFrame::Event {
+                    channel: event.channel,
+                    event: event.event,
+                })))
+            }
+            Ok(frame) => Ok(frame),
+        }
+    }
 }
 
 #[derive(Default)]
@@ -165,27 +189,20 @@ impl Model {
     }
 
     /// The model's answer for inbound bytes.
-    fn receive(&mut self, bytes: &[u8]) -> Result<Vec<ChannelFrame>, ChannelRefusal> {
-        let frame = decode_channel_frame(bytes).map_err(ChannelRefusal::Malformed)?;
-        let name = frame.channel().clone();
+    /// The header alone decides: malformed, unknown, undeclared binary, stale, beyond the
+    /// window, duplicate; the body is read at delivery.
+    fn receive(&mut self, bytes: &[u8]) -> Result<Vec<Item>, ChannelRefusal> {
+        let header = decode_header(bytes).map_err(ChannelRefusal::Malformed)?;
+        let name = ChannelName::new(header.channel).unwrap();
         let Some(open) = self.open.get_mut(name.as_str()) else {
             return Err(ChannelRefusal::UnknownChannel { channel: name });
         };
-        match &frame {
-            ChannelFrame::Binary(_) if !open.descriptor.accepts_binary() => {
-                return Err(ChannelRefusal::Undeclared(UndeclaredFrame::Binary {
-                    channel: name,
-                }));
-            }
-            ChannelFrame::Event(event) if !open.descriptor.declares(&event.event) => {
-                return Err(ChannelRefusal::Undeclared(UndeclaredFrame::Event {
-                    channel: name,
-                    event: event.event.clone(),
-                }));
-            }
-            _ => {}
+        if header.binary && !open.descriptor.accepts_binary() {
+            return Err(ChannelRefusal::Undeclared(UndeclaredFrame::Binary {
+                channel: name,
+            }));
         }
-        let seq = u64::from(frame.seq());
+        let seq = u64::from(header.seq);
         let refuse = |refusal| {
             Err(ChannelRefusal::Sequence {
                 channel: name.clone(),
@@ -193,22 +210,22 @@ impl Model {
             })
         };
         if seq < open.next_receive {
-            return refuse(SequenceRefusal::Stale { seq: frame.seq() });
+            return refuse(SequenceRefusal::Stale { seq: header.seq });
         }
         if seq >= open.next_receive + WINDOW as u64 {
             return refuse(SequenceRefusal::BeyondWindow {
-                seq: frame.seq(),
+                seq: header.seq,
                 expected: u32::try_from(open.next_receive).unwrap(),
                 capacity: WINDOW,
             });
         }
         if open.pending.contains_key(&seq) {
-            return refuse(SequenceRefusal::Duplicate { seq: frame.seq() });
+            return refuse(SequenceRefusal::Duplicate { seq: header.seq });
         }
-        open.pending.insert(seq, frame);
+        open.pending.insert(seq, bytes.to_vec());
         let mut delivered = Vec::new();
-        while let Some(frame) = open.pending.remove(&open.next_receive) {
-            delivered.push(frame);
+        while let Some(bytes) = open.pending.remove(&open.next_receive) {
+            delivered.push(open.deliver(&bytes));
             open.next_receive += 1;
         }
         Ok(delivered)
@@ -281,7 +298,7 @@ fuzz_target!(|ops: Vec<Op>| {
                 let result = registry.close(handle.0.clone());
                 if model.live(&handle) {
                     let open = model.open.remove(handle.0.name().as_str()).unwrap();
-                    let held: Vec<ChannelFrame> = open.pending.into_values().collect();
+                    let held: Vec<Item> = open.pending.values().map(|b| open.deliver(b)).collect();
                     assert_eq!(
                         result.expect("an open channel closes"),
                         held,
@@ -384,7 +401,12 @@ fuzz_target!(|ops: Vec<Op>| {
 
 fn receive(registry: &mut PayloadChannelRegistry<WINDOW>, model: &mut Model, bytes: &[u8]) {
     let expected = model.receive(bytes);
-    let actual = registry.receive(bytes);
+    let actual = registry
+        .receive(Bytes::copy_from_slice(bytes))
+        .map(|delivery| {
+            let items = delivery.map(|item| item.map(DeliveredFrame::into_frame));
+            items.collect::<Vec<_>>()
+        });
     assert_eq!(
         actual,
         expected,

@@ -10,6 +10,10 @@
 //!   or far-ahead seq is refused;
 //! - departure 4: a second `close` on an old handle is refused and leaves the channel registered
 //!   since under that name alone;
+//! - departure 3, continued: since seqs are checked, the header decides routing and an event
+//!   body is read when its frame's turn comes, so a bad body (or an undeclared event) is a
+//!   refused delivery, in the reference's words, whose seq is consumed; ahead of a gap it is
+//!   held, and refused when its turn comes (here: when the channel is closed);
 //! - departure 5: an inbound name that is not UTF-8 is refused as malformed, never routed as
 //!   U+FFFD.
 //!
@@ -25,8 +29,9 @@ use std::collections::BTreeMap;
 use super::*;
 
 use agent_interface::runtime::transport::{
-    ChannelFrameError, ChannelRefusal, PayloadChannel, PayloadChannelRegistry, SequenceRefusal,
-    UndeclaredFrame, decode_channel_frame, encode_channel_frame, is_channel_frame,
+    ChannelFrameError, ChannelRefusal, DeliveredFrame, PayloadChannel, PayloadChannelRegistry,
+    RefusedDelivery, SequenceRefusal, UndeclaredFrame, decode_channel_frame, decode_header,
+    encode_channel_frame, is_channel_frame,
 };
 use agent_interface::transport::{
     ChannelDescriptor, ChannelFrame, ChannelName, ChannelReceiveResult,
@@ -35,6 +40,9 @@ use agent_interface::transport::{
 const WINDOW: usize = 64;
 
 type Registry = PayloadChannelRegistry<WINDOW>;
+
+/// What one receive handed on (or one close handed back): frames, or refused deliveries.
+type Items = Vec<Result<ChannelFrame, RefusedDelivery>>;
 
 fn bytes_of(hex: &str) -> Vec<u8> {
     (0..hex.len())
@@ -92,6 +100,9 @@ struct Replay {
     refused_names: BTreeMap<String, usize>,
     /// Frames the reference delivered that the crate holds ahead of a gap (departure 3).
     held: Vec<ChannelFrame>,
+    /// Frames the reference refused for their body that the crate holds ahead of a gap, with
+    /// the reference's words (departure 3).
+    held_refused: Vec<(u32, String)>,
     /// The seq each open channel delivers next, by name.
     next_inbound: BTreeMap<String, u64>,
     departures: Vec<&'static str>,
@@ -256,7 +267,7 @@ impl Replay {
         match self.registry.close(handle.clone()) {
             Ok(held) => {
                 self.next_inbound.remove(handle.name().as_str());
-                self.held.extend(held);
+                self.take_back(name, held);
             }
             Err(closed) => {
                 // Departure 4: the reference's second close deleted the name of the channel
@@ -275,11 +286,17 @@ impl Replay {
 
     fn receive(&mut self, name: &str, step: &Value) {
         let bytes = bytes_of(step["bytesHex"].as_str().expect("hex"));
-        let ours = self.registry.receive(&bytes);
+        let ours = self.registry.receive(bytes.clone()).map(|delivery| {
+            let items = delivery.map(|item| item.map(DeliveredFrame::into_frame));
+            items.collect::<Items>()
+        });
         match reference_answer(&step["result"]) {
             ChannelReceiveResult::Accepted { frame } => self.accepted(name, step, ours, frame),
             ChannelReceiveResult::Refused { error } => {
-                let refusal = ours.expect_err(name);
+                let refusal = match ours {
+                    Ok(items) => return self.refused_at_delivery(name, &bytes, items, error),
+                    Err(refusal) => refusal,
+                };
                 if error == "No channel registered for \"\u{FFFD}\"" {
                     // Departure 5: the crate refuses the name instead of routing U+FFFD.
                     let expected = ChannelRefusal::Malformed(ChannelFrameError::ChannelNameNotUtf8);
@@ -293,13 +310,42 @@ impl Replay {
         }
     }
 
+    /// A frame the reference refused for its body, which the crate reads at delivery
+    /// (departure 3): refused in the same words when it is the one expected, its seq consumed;
+    /// held when it is ahead of a gap, and refused when it comes back.
+    fn refused_at_delivery(&mut self, name: &str, bytes: &[u8], items: Items, error: String) {
+        let header = decode_header(bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let next = self
+            .next_inbound
+            .get_mut(header.channel)
+            .expect("an open channel");
+        if u64::from(header.seq) == *next {
+            let [Err(refused)] = items.as_slice() else {
+                panic!("{name}: one refused delivery, not {items:?}")
+            };
+            assert_eq!(refused.seq, header.seq, "{name}");
+            let answer = support::to_json(&refused.to_receive_result());
+            assert_same(
+                name,
+                &answer,
+                &support::to_json(&ChannelReceiveResult::Refused { error }),
+            );
+            *next += 1;
+            self.departures.push("3: a bad body is a refused delivery");
+        } else {
+            assert!(items.is_empty(), "{name}: held, got {items:?}");
+            self.held_refused.push((header.seq, error));
+            self.departures.push("3: a bad body ahead of a gap is held");
+        }
+    }
+
     /// A frame the reference routed. The crate delivers it only when its seq is the next one of
     /// its channel (seq 0 first, as every sender starts); otherwise departure 3 applies.
     fn accepted(
         &mut self,
         name: &str,
         step: &Value,
-        ours: Result<Vec<ChannelFrame>, ChannelRefusal>,
+        ours: Result<Items, ChannelRefusal>,
         frame: ChannelFrame,
     ) {
         let channel = frame.channel().as_str();
@@ -308,7 +354,7 @@ impl Replay {
         let window = u64::try_from(WINDOW).expect("small");
         match ours {
             Ok(frames) if seq == *next => {
-                assert_eq!(frames, core::slice::from_ref(&frame), "{name}");
+                assert_eq!(frames, [Ok(frame.clone())], "{name}");
                 *next += 1;
                 let answer = ChannelReceiveResult::Accepted { frame };
                 let expected = crate_form(&step["result"]["returns"]);
@@ -337,21 +383,38 @@ impl Replay {
         }
     }
 
-    /// Closes every open channel: what the crate held must be exactly what it held back.
-    fn finish(mut self, name: &str) -> Vec<&'static str> {
-        for handle in core::mem::take(&mut self.handles).into_values() {
-            if let Ok(held) = self.registry.close(handle) {
-                for frame in held {
+    /// What a close handed back: each a frame the crate held back, or one the reference refused
+    /// for its body, refused now in the same words.
+    fn take_back(&mut self, name: &str, items: Items) {
+        for item in items {
+            match item {
+                Ok(frame) => {
                     let index = self.held.iter().position(|f| *f == frame);
                     let index = index.unwrap_or_else(|| panic!("{name}: held {frame:?} unknown"));
                     self.held.remove(index);
                 }
+                Err(refused) => {
+                    let words = (refused.seq, refused.to_string());
+                    let index = self.held_refused.iter().position(|held| *held == words);
+                    let index = index.unwrap_or_else(|| panic!("{name}: {refused:?} unknown"));
+                    self.held_refused.remove(index);
+                }
+            }
+        }
+    }
+
+    /// Closes every open channel: what the crate held must be exactly what it held back.
+    fn finish(mut self, name: &str) -> Vec<&'static str> {
+        for handle in core::mem::take(&mut self.handles).into_values() {
+            if let Ok(held) = self.registry.close(handle) {
+                self.take_back(name, held);
             }
         }
         assert!(
-            self.held.is_empty(),
-            "{name}: frames held back and lost: {:?}",
-            self.held
+            self.held.is_empty() && self.held_refused.is_empty(),
+            "{name}: frames held back and lost: {:?} {:?}",
+            self.held,
+            self.held_refused
         );
         self.departures
     }
@@ -478,6 +541,8 @@ fn payload_channel_vectors() {
         "3: inbound seq refused",
         "4: a stale close touches nothing",
         "5: non-UTF-8 name refused",
+        "3: a bad body is a refused delivery",
+        "3: a bad body ahead of a gap is held",
     ] {
         assert!(
             departures.contains(&departure),

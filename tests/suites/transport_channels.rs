@@ -10,10 +10,12 @@ use alloc::vec::Vec;
 
 use agent_interface::agent_core::Value;
 use agent_interface::runtime::transport::{
-    CHANNEL_FRAME_MAGIC, CHANNEL_FRAME_VERSION, ChannelClosed, ChannelFrameError,
-    ChannelReassembler, ChannelRefusal, ChannelRegisterError, ChannelResumePoint, ChannelSendError,
-    PayloadChannelRegistry, ReassemblyRefused, SequenceRefusal, UndeclaredFrame,
-    decode_channel_frame, encode_channel_frame, is_channel_frame,
+    Bytes, CHANNEL_FRAME_MAGIC, CHANNEL_FRAME_VERSION, ChannelClosed, ChannelFrameError,
+    ChannelFrameHeader, ChannelReassembler, ChannelRefusal, ChannelRegisterError,
+    ChannelResumePoint, ChannelSendError, DeliveredBody, DeliveredFrame, PayloadChannelRegistry,
+    ReassemblyRefused, RefusedDelivery, SequenceRefusal, UndeclaredFrame, decode_channel_frame,
+    decode_event_body, decode_header, encode_channel_frame, encode_channel_frame_into,
+    is_channel_frame,
 };
 use agent_interface::transport::{
     BinaryFrame, ChannelDescriptor, ChannelEventFrame, ChannelFrame, ChannelName,
@@ -84,9 +86,45 @@ fn wire(frame: &ChannelFrame) -> Vec<u8> {
     encode_channel_frame(frame)
 }
 
-/// The seqs of delivered frames.
-fn seqs(frames: &[ChannelFrame]) -> Vec<u32> {
-    frames.iter().map(ChannelFrame::seq).collect()
+/// The bytes of a frame with any body: `binary` or event, the body not checked.
+fn raw(channel: &str, seq: u32, binary: bool, body: &[u8]) -> Vec<u8> {
+    let mut bytes = b"RBF\x01".to_vec();
+    bytes.push(if binary { 1 } else { 2 });
+    bytes.push(u8::try_from(channel.len()).expect("a short name"));
+    bytes.extend_from_slice(channel.as_bytes());
+    bytes.extend_from_slice(&seq.to_be_bytes());
+    bytes.extend_from_slice(body);
+    bytes
+}
+
+/// One frame handed on by a receive (or back by a close): the frame, or its refused delivery.
+type Item = Result<ChannelFrame, RefusedDelivery>;
+
+/// Receives `bytes` and takes everything the receive delivers, as contract frames.
+fn receive<const N: usize>(
+    registry: &mut PayloadChannelRegistry<N>,
+    bytes: Vec<u8>,
+) -> Result<Vec<Item>, ChannelRefusal> {
+    let delivery = registry.receive(bytes)?;
+    Ok(delivery
+        .map(|item| item.map(DeliveredFrame::into_frame))
+        .collect())
+}
+
+/// Frames as delivered items, each accepted.
+fn delivered(frames: &[ChannelFrame]) -> Vec<Item> {
+    frames.iter().cloned().map(Ok).collect()
+}
+
+/// The seqs of delivered items.
+fn seqs(items: &[Item]) -> Vec<u32> {
+    items
+        .iter()
+        .map(|item| {
+            item.as_ref()
+                .map_or_else(|refused| refused.seq, ChannelFrame::seq)
+        })
+        .collect()
 }
 
 /// `{"event":"e","payload":1}` as bytes, the event body most refusal vectors carry.
@@ -226,6 +264,16 @@ cases! {
             assert_eq!(decode_channel_frame(&bytes), Ok(quoted));
         }
 
+        fn event_names_are_escaped_as_serde_json_escapes_them() {
+            let mut name: String = (0u8..0x20).map(char::from).collect();
+            name.push_str("\"\\/\u{7f}é\u{2028}\u{1F600} plain");
+            let bytes = encode_channel_frame(&event("j", 0, &name, "1"));
+            let body = core::str::from_utf8(&bytes[3 + 3 + 1 + 4..]).expect("UTF-8 body");
+            let quoted = serde_json::to_string(&Value::from(name.as_str())).expect("a string");
+            assert_eq!(body, format!(r#"{{"event":{quoted},"payload":1}}"#));
+            assert_eq!(decode_channel_frame(&bytes), Ok(event("j", 0, &name, "1")));
+        }
+
         fn decodes_what_it_encodes() {
             let name_255 = "é".repeat(127) + "a";
             let frames = [
@@ -287,6 +335,34 @@ cases! {
             // A binary body is never inspected: any bytes, even a bad event body, are payload.
             let raw = decode_channel_frame(&hex("52424601010163000000015b"));
             assert_eq!(raw, Ok(binary("c", 1, b"[")));
+        }
+
+        fn the_header_is_read_without_the_body() {
+            let bytes = raw("media", 7, false, b"not JSON at all");
+            let header = decode_header(&bytes).expect("a whole header");
+            assert_eq!(header, ChannelFrameHeader { binary: false, channel: "media", seq: 7, body_offset: 15 });
+            assert_eq!(&bytes[header.body_offset..], b"not JSON at all");
+            assert_eq!(decode_event_body(&bytes[header.body_offset..]), Err(ChannelFrameError::MalformedJsonBody));
+            assert_eq!(decode_channel_frame(&bytes), Err(ChannelFrameError::MalformedJsonBody));
+            // Every header refusal is the whole decoder's, in the same order.
+            for bytes in ["", "5242", "524246", "52424602020163", "52424601030163", "524246010200", "524246010201630000", "524246010201ff00000001"] {
+                let bytes = hex(bytes);
+                assert_eq!(decode_header(&bytes).map(|_| ()), decode_channel_frame(&bytes).map(|_| ()), "{bytes:?}");
+            }
+            let body = br#"{"payload":[1],"event":"e"}"#;
+            assert_eq!(decode_event_body(body), Ok((s("e"), json("[1]"))));
+        }
+
+        fn encoding_into_a_buffer_appends_the_same_bytes() {
+            let frames = [binary("a", 1, &[0x00, 0xff]), event("c", 3, "e", r#"{"k":[1]}"#)];
+            let mut out = b"kept".to_vec();
+            for frame in &frames {
+                encode_channel_frame_into(frame, &mut out);
+            }
+            let mut expected = b"kept".to_vec();
+            expected.extend(encode_channel_frame(&frames[0]));
+            expected.extend(encode_channel_frame(&frames[1]));
+            assert_eq!(out, expected);
         }
 
         fn is_channel_frame_tests_only_the_magic() {
@@ -451,7 +527,7 @@ cases! {
                 .iter()
                 .map(|bytes| decode_channel_frame(bytes.as_ref().expect("sent")).expect("decodes"))
                 .collect();
-            assert_eq!(seqs(&frames), vec![0, 1, 2, 3, 0]);
+            assert_eq!(frames.iter().map(ChannelFrame::seq).collect::<Vec<_>>(), vec![0, 1, 2, 3, 0]);
             assert_eq!(frames[1], binary("media", 1, &[0xde, 0xad, 0xbe, 0xef]));
             assert_eq!(
                 to_hex(sent[1].as_ref().expect("sent")),
@@ -519,7 +595,7 @@ cases! {
             let bytes = registry.send_event(&voice2, "start", &json("5")).expect("still open");
             assert_eq!(decode_channel_frame(&bytes).map(|f| f.seq()), Ok(0), "its own sequence");
             let inbound = wire(&event("voice", 0, "start", "6"));
-            assert_eq!(registry.receive(&inbound).map(|f| f.len()), Ok(1), "still routed");
+            assert_eq!(registry.receive(inbound).map(Iterator::count), Ok(1), "still routed");
         }
 
         fn receive_routes_declared_frames() {
@@ -527,11 +603,21 @@ cases! {
             registry.register(descriptor("media", &["meta"], Some(true))).expect("registers");
             registry.register(descriptor("text", &["msg"], None)).expect("registers");
             let meta = event("media", 0, "meta", r#"{"a":1}"#);
-            assert_eq!(registry.receive(&wire(&meta)), Ok(vec![meta]));
+            assert_eq!(receive(&mut registry, wire(&meta)), Ok(delivered(&[meta])));
             let data = binary("media", 1, &[0xca, 0xfe]);
-            assert_eq!(registry.receive(&wire(&data)), Ok(vec![data.clone()]));
+            assert_eq!(receive(&mut registry, wire(&data)), Ok(delivered(&[data])));
+            // A binary payload is a slice of the buffer the carrier delivered, not a copy.
+            let buffer = Bytes::from(raw("media", 2, true, &[1, 2, 3]));
+            let mut delivery = registry.receive(buffer.clone()).expect("routed");
+            let Some(Ok(DeliveredFrame { channel, seq: 2, body: DeliveredBody::Binary(payload) })) = delivery.next() else {
+                panic!("one binary frame");
+            };
+            assert_eq!(channel.as_str(), "media");
+            assert_eq!(payload, buffer.slice(buffer.len() - 3..));
+            assert_eq!(payload.as_ptr(), buffer[buffer.len() - 3..].as_ptr(), "the same bytes");
+            assert!(delivery.next().is_none());
             let msg = event("text", 0, "msg", r#""hi""#);
-            assert_eq!(registry.receive(&wire(&msg)), Ok(vec![msg.clone()]));
+            assert_eq!(receive(&mut registry, wire(&msg)), Ok(delivered(core::slice::from_ref(&msg))));
             let answer = ChannelReceiveResult::Accepted { frame: msg };
             assert_eq!(to_json(&answer), json(r#"{"ok":true,"frame":{"kind":"event","channel":"text","seq":0,"event":"msg","payload":"hi"}}"#));
         }
@@ -539,7 +625,7 @@ cases! {
         fn receive_refuses_unroutable_frames_with_a_stated_error() {
             let mut registry = Registry::new();
             registry.register(descriptor("text", &["msg"], None)).expect("registers");
-            let refusal = |registry: &mut Registry, bytes: &[u8]| registry.receive(bytes).expect_err("refused");
+            let refusal = |registry: &mut Registry, bytes: Vec<u8>| receive(registry, bytes).expect_err("refused");
             let cases: Vec<(Vec<u8>, ChannelRefusal, &str)> = vec![
                 (
                     hex("5242"),
@@ -557,11 +643,6 @@ cases! {
                     "No channel registered for \"nope\"",
                 ),
                 (
-                    wire(&event("text", 0, "other", "1")),
-                    ChannelRefusal::Undeclared(UndeclaredFrame::Event { channel: name("text"), event: s("other") }),
-                    "Channel \"text\" did not declare event \"other\"",
-                ),
-                (
                     wire(&binary("text", 0, &[0])),
                     ChannelRefusal::Undeclared(UndeclaredFrame::Binary { channel: name("text") }),
                     "Channel \"text\" did not declare binary payload support",
@@ -576,21 +657,21 @@ cases! {
                 ),
             ];
             for (bytes, expected, message) in cases {
-                let refused = refusal(&mut registry, &bytes);
+                let refused = refusal(&mut registry, bytes);
                 assert_eq!(refused, expected);
                 assert_eq!(format!("{refused}"), message);
                 assert_eq!(refused.to_receive_result(), ChannelReceiveResult::Refused { error: s(message) });
             }
             // Nothing was routed or held by the refusals: seq 0 is still the one expected.
             let first = event("text", 0, "msg", "1");
-            assert_eq!(registry.receive(&wire(&first)), Ok(vec![first.clone()]));
+            assert_eq!(receive(&mut registry, wire(&first)), Ok(delivered(core::slice::from_ref(&first))));
             // Departure 3: inbound seqs are checked.
-            let stale = refusal(&mut registry, &wire(&first));
+            let stale = refusal(&mut registry, wire(&first));
             assert_eq!(stale, ChannelRefusal::Sequence { channel: name("text"), refusal: SequenceRefusal::Stale { seq: 0 } });
             assert_eq!(format!("{stale}"), "Channel \"text\": seq 0 was already delivered");
             let ahead = event("text", 2, "msg", "2");
-            assert_eq!(registry.receive(&wire(&ahead)), Ok(vec![]), "held ahead of seq 1");
-            let duplicate = refusal(&mut registry, &wire(&ahead));
+            assert_eq!(receive(&mut registry, wire(&ahead)), Ok(vec![]), "held ahead of seq 1");
+            let duplicate = refusal(&mut registry, wire(&ahead));
             assert_eq!(duplicate, ChannelRefusal::Sequence { channel: name("text"), refusal: SequenceRefusal::Duplicate { seq: 2 } });
             assert_eq!(
                 to_json(&duplicate.to_receive_result()),
@@ -608,20 +689,20 @@ cases! {
                 binary("media", 3, b"three"),
                 event("media", 4, "end", "null"),
             ];
-            let mut delivered = Vec::new();
+            let mut by_receive = Vec::new();
             for index in [3, 1, 4, 2, 0] {
-                let now = registry.receive(&wire(&frames[index])).expect("inside the window");
-                delivered.push(seqs(&now));
+                let now = receive(&mut registry, wire(&frames[index])).expect("inside the window");
+                by_receive.push(seqs(&now));
                 assert_eq!(registry.held(&media).map(|held| held > 0), Ok(index != 0));
             }
-            assert_eq!(delivered, vec![vec![], vec![], vec![], vec![], vec![0, 1, 2, 3, 4]]);
+            assert_eq!(by_receive, vec![vec![], vec![], vec![], vec![], vec![0, 1, 2, 3, 4]]);
             let mut registry = Registry::new();
             registry.register(descriptor("media", &["meta", "end"], Some(true))).expect("registers");
             let mut all = Vec::new();
             for index in [1, 0, 3, 2, 4] {
-                all.extend(registry.receive(&wire(&frames[index])).expect("inside the window"));
+                all.extend(receive(&mut registry, wire(&frames[index])).expect("inside the window"));
             }
-            assert_eq!(all, frames.to_vec());
+            assert_eq!(all, delivered(&frames));
         }
 
         fn closing_stops_delivery_and_hands_back_held_frames() {
@@ -629,12 +710,13 @@ cases! {
             let c = registry.register(descriptor("c", &["e"], Some(true))).expect("registers");
             let held = [binary("c", 2, &[2]), event("c", 1, "e", "1")];
             for frame in &held {
-                assert_eq!(registry.receive(&wire(frame)), Ok(vec![]));
+                assert_eq!(receive(&mut registry, wire(frame)), Ok(vec![]));
             }
             assert_eq!(registry.held(&c), Ok(2));
-            assert_eq!(registry.close(c), Ok(vec![held[1].clone(), held[0].clone()]), "in seq order");
+            let in_order = delivered(&[held[1].clone(), held[0].clone()]);
+            assert_eq!(registry.close(c), Ok(in_order), "in seq order");
             let late = wire(&event("c", 0, "e", "0"));
-            assert_eq!(registry.receive(&late), Err(ChannelRefusal::UnknownChannel { channel: name("c") }));
+            assert_eq!(receive(&mut registry, late), Err(ChannelRefusal::UnknownChannel { channel: name("c") }));
         }
 
         fn a_resumed_channel_expects_its_resume_point() {
@@ -644,11 +726,83 @@ cases! {
             let bytes = registry.send_event(&c, "e", &Value::Null).expect("open");
             assert_eq!(decode_channel_frame(&bytes).map(|f| f.seq()), Ok(10));
             let last = event("c", u32::MAX, "e", "1");
-            assert_eq!(registry.receive(&wire(&last)), Ok(vec![last.clone()]));
+            assert_eq!(receive(&mut registry, wire(&last)), Ok(delivered(&[last])));
             // Nothing follows u32::MAX: every later frame is stale, never wrapped to 0.
-            let wrapped = registry.receive(&wire(&event("c", 0, "e", "2"))).expect_err("no wrap");
+            let wrapped = receive(&mut registry, wire(&event("c", 0, "e", "2"))).expect_err("no wrap");
             assert_eq!(wrapped, ChannelRefusal::Sequence { channel: name("c"), refusal: SequenceRefusal::Stale { seq: 0 } });
             assert_eq!(ChannelResumePoint::default(), ChannelResumePoint { next_send: 0, next_receive: 0 });
+        }
+
+        fn sends_write_into_a_buffer_of_the_host() {
+            let mut registry = Registry::new();
+            let media = registry.register(descriptor("media", &["meta"], Some(true))).expect("registers");
+            let mut out = b"head".to_vec();
+            assert_eq!(registry.send_binary_into(&media, &[0xde, 0xad], &mut out), Ok(0));
+            assert_eq!(registry.send_event_into(&media, "meta", &json("1"), &mut out), Ok(1));
+            let mut expected = b"head".to_vec();
+            expected.extend(wire(&binary("media", 0, &[0xde, 0xad])));
+            expected.extend(wire(&event("media", 1, "meta", "1")));
+            assert_eq!(out, expected);
+            // A refused send leaves the buffer untouched and consumes no seq.
+            let refused = registry.send_event_into(&media, "other", &Value::Null, &mut out);
+            assert!(matches!(refused, Err(ChannelSendError::Undeclared(_))));
+            assert_eq!(out, expected);
+            assert_eq!(registry.send_binary_into(&media, &[], &mut out), Ok(2));
+        }
+
+        fn the_header_decides_and_a_bad_body_is_refused_only_at_delivery() {
+            let mut registry = Registry::new();
+            let text = registry.register(descriptor("text", &["msg"], None)).expect("registers");
+            let bad = b"{not JSON";
+            let sequence = |refusal| ChannelRefusal::Sequence { channel: name("text"), refusal };
+            assert_eq!(receive(&mut registry, wire(&event("text", 0, "msg", "0"))).map(|items| seqs(&items)), Ok(vec![0]));
+            // Refused on the header alone: the body is never parsed (else: Malformed).
+            assert_eq!(receive(&mut registry, raw("text", 0, false, bad)), Err(sequence(SequenceRefusal::Stale { seq: 0 })));
+            assert_eq!(receive(&mut registry, raw("nope", 1, false, bad)), Err(ChannelRefusal::UnknownChannel { channel: name("nope") }));
+            let beyond = SequenceRefusal::BeyondWindow { seq: 5, expected: 1, capacity: 4 };
+            assert_eq!(receive(&mut registry, raw("text", 5, false, bad)), Err(sequence(beyond)));
+            // Held ahead of a gap without a parse; a second copy is a duplicate.
+            assert_eq!(receive(&mut registry, raw("text", 2, false, bad)), Ok(vec![]));
+            assert_eq!(receive(&mut registry, raw("text", 2, false, bad)), Err(sequence(SequenceRefusal::Duplicate { seq: 2 })));
+            // When their turn comes, an undeclared event and the bad body are refused deliveries:
+            // the reference's words, their seqs consumed, the channel moved on.
+            let items = receive(&mut registry, wire(&event("text", 1, "other", "1"))).expect("routed");
+            let undeclared = UndeclaredFrame::Event { channel: name("text"), event: s("other") };
+            let expected = vec![
+                Err(RefusedDelivery { seq: 1, refusal: ChannelRefusal::Undeclared(undeclared) }),
+                Err(RefusedDelivery { seq: 2, refusal: ChannelRefusal::Malformed(ChannelFrameError::MalformedJsonBody) }),
+            ];
+            assert_eq!(items, expected);
+            let words: Vec<String> = items.iter().map(|item| format!("{}", item.as_ref().expect_err("refused"))).collect();
+            assert_eq!(words, vec![s("Channel \"text\" did not declare event \"other\""), s("channel frame: malformed JSON body")]);
+            let answer = items[1].as_ref().expect_err("refused").to_receive_result();
+            assert_eq!(answer, ChannelReceiveResult::Refused { error: s("channel frame: malformed JSON body") });
+            assert_eq!(registry.held(&text), Ok(0));
+            let next = event("text", 3, "msg", "3");
+            assert_eq!(receive(&mut registry, wire(&next)), Ok(delivered(&[next])));
+            // Held bad bodies come back from a close as refused deliveries too.
+            assert_eq!(receive(&mut registry, raw("text", 5, false, b"[1]")), Ok(vec![]));
+            let not_object = RefusedDelivery { seq: 5, refusal: ChannelRefusal::Malformed(ChannelFrameError::EventBodyNotObject) };
+            assert_eq!(registry.close(text), Ok(vec![Err(not_object)]));
+        }
+
+        fn frames_not_taken_stay_ready_for_the_next_delivery() {
+            let mut registry = Registry::new();
+            let c = registry.register(descriptor("c", &["e"], Some(true))).expect("registers");
+            assert_eq!(receive(&mut registry, wire(&binary("c", 1, &[1]))), Ok(vec![]));
+            let _untaken = registry.receive(wire(&binary("c", 0, &[0]))).expect("routed");
+            assert_eq!(registry.held(&c), Ok(2), "ready, not taken");
+            let ready: Vec<Item> = registry.ready(&c).expect("open").map(|item| item.map(DeliveredFrame::into_frame)).collect();
+            assert_eq!(ready, delivered(&[binary("c", 0, &[0]), binary("c", 1, &[1])]));
+            assert_eq!(registry.ready(&c).map(Iterator::count), Ok(0));
+            // Taken one at a time: the rest comes first in the next delivery.
+            assert_eq!(receive(&mut registry, wire(&binary("c", 3, &[3]))), Ok(vec![]));
+            let mut delivery = registry.receive(wire(&binary("c", 2, &[2]))).expect("routed");
+            assert_eq!(delivery.next().map(|item| item.map(|frame| frame.seq)), Some(Ok(2)));
+            let next = receive(&mut registry, wire(&binary("c", 4, &[4]))).expect("routed");
+            assert_eq!(seqs(&next), vec![3, 4]);
+            registry.close(c.clone()).expect("open");
+            assert!(registry.ready(&c).is_err(), "closed");
         }
     }
 }

@@ -11,7 +11,7 @@
 //! | [`InMemoryService`], [`InMemoryRunner`] | the reference adapters that pass `transport::testing` |
 //! | [`PayloadChannelRegistry`] | payload channels: declared names and events, one sequence per channel, every unroutable frame a typed refusal |
 //! | [`ChannelReassembler`] | restores frame order whatever the delivery order, within a const window |
-//! | [`encode_channel_frame`], [`decode_channel_frame`] | the `RBF` byte codec of channel frames |
+//! | [`encode_channel_frame_into`], [`decode_header`], [`decode_channel_frame`] | the `RBF` byte codec of channel frames, the header read apart from the body |
 //! | [`resolve_admission`], [`mint_transport_token`] | admission resolution, tokens minted from the host's RNG |
 //! | [`credential_matches`], [`bearer_credential`] | constant-time credential checks, bearer headers |
 //! | [`SignedAccessTokenVerifier`], [`AccessTokenRules`] | access-token verdicts over host-verified claims |

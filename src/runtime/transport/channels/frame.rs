@@ -1,7 +1,12 @@
 //! The byte codec of channel frames, exactly as the reference writes them: magic `RBF`, version
 //! 1, kind (1 binary, 2 event), name length, UTF-8 name, big-endian `u32` seq, then the body
 //! (the raw bytes, or the UTF-8 JSON `{"event": …, "payload": …}` with `event` first).
+//!
+//! Reading is split in two so that a receiver can refuse a frame on its header alone:
+//! [`decode_header`] reads everything up to the body without looking at it, and
+//! [`decode_event_body`] parses an event body once the frame is delivered.
 
+use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt::{self, Write as _};
 
@@ -65,24 +70,35 @@ pub fn is_channel_frame(bytes: &[u8]) -> bool {
 }
 
 /// The bytes of `frame`, exactly as the reference encodes it. Infallible: the name's length and
-/// the seq's range are guaranteed by their types.
+/// the seq's range are guaranteed by their types. [`encode_channel_frame_into`] writes them into
+/// a buffer of the caller's instead.
 ///
 /// An event payload is written by serde_json: object keys in the order the [`Value`] holds
 /// them (sorted, serde_json's map), numbers as serde_json prints them.
 #[must_use]
 pub fn encode_channel_frame(frame: &ChannelFrame) -> Vec<u8> {
+    let mut out = Vec::new();
+    encode_channel_frame_into(frame, &mut out);
+    out
+}
+
+/// Appends the bytes of `frame` (as [`encode_channel_frame`] gives them) to `out`: the header,
+/// then the payload copied once, straight from the frame. Nothing is allocated when `out` has
+/// room for them.
+pub fn encode_channel_frame_into(frame: &ChannelFrame, out: &mut Vec<u8>) {
     match frame {
-        ChannelFrame::Binary(frame) => encode_binary(&frame.channel, frame.seq, &frame.payload),
+        ChannelFrame::Binary(frame) => {
+            encode_binary(&frame.channel, frame.seq, &frame.payload, out)
+        }
         ChannelFrame::Event(frame) => {
-            encode_event(&frame.channel, frame.seq, &frame.event, &frame.payload)
+            encode_event(&frame.channel, frame.seq, &frame.event, &frame.payload, out);
         }
     }
 }
 
-pub(super) fn encode_binary(channel: &ChannelName, seq: u32, payload: &[u8]) -> Vec<u8> {
-    let mut out = header(KIND_BINARY, channel, seq, payload.len());
+pub(super) fn encode_binary(channel: &ChannelName, seq: u32, payload: &[u8], out: &mut Vec<u8>) {
+    header(KIND_BINARY, channel, seq, payload.len(), out);
     out.extend_from_slice(payload);
-    out
 }
 
 pub(super) fn encode_event(
@@ -90,17 +106,47 @@ pub(super) fn encode_event(
     seq: u32,
     event: &str,
     payload: &Value,
-) -> Vec<u8> {
-    let mut out = header(KIND_EVENT, channel, seq, 0);
-    // A JSON string's Display is the name escaped exactly as serde_json writes strings.
-    let event = Value::from(event);
+    out: &mut Vec<u8>,
+) {
+    header(KIND_EVENT, channel, seq, 0, out);
+    out.extend_from_slice(br#"{"event":"#);
+    write_json_string(event, out);
     // `ByteSink` never fails and serde_json's Display writes every `Value` whole, so the
     // `fmt::Result` carries nothing.
-    let _ = write!(
-        ByteSink(&mut out),
-        r#"{{"event":{event},"payload":{payload}}}"#
-    );
-    out
+    let _ = write!(ByteSink(out), r#","payload":{payload}}}"#);
+}
+
+/// Appends `text` as a JSON string exactly as serde_json writes one, without building a
+/// `Value`: `"` and `\` behind a backslash, the control characters as `\b \t \n \f \r` or
+/// `\u00xx` (lowercase hex), every other character as it is.
+fn write_json_string(text: &str, out: &mut Vec<u8>) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.push(b'"');
+    let bytes = text.as_bytes();
+    let mut plain = 0;
+    for (at, &byte) in bytes.iter().enumerate() {
+        let short = match byte {
+            b'"' => b'"',
+            b'\\' => b'\\',
+            0x08 => b'b',
+            0x09 => b't',
+            0x0a => b'n',
+            0x0c => b'f',
+            0x0d => b'r',
+            0x00..=0x1f => b'u',
+            _ => continue,
+        };
+        out.extend_from_slice(bytes.get(plain..at).unwrap_or_default());
+        plain = at + 1;
+        out.extend_from_slice(&[b'\\', short]);
+        if short == b'u' {
+            let high = HEX[usize::from(byte >> 4)];
+            let low = HEX[usize::from(byte & 0xf)];
+            out.extend_from_slice(&[b'0', b'0', high, low]);
+        }
+    }
+    out.extend_from_slice(bytes.get(plain..).unwrap_or_default());
+    out.push(b'"');
 }
 
 /// Appends formatted text to a byte buffer; never fails.
@@ -113,27 +159,68 @@ impl fmt::Write for ByteSink<'_> {
     }
 }
 
-fn header(kind: u8, channel: &ChannelName, seq: u32, body: usize) -> Vec<u8> {
+/// Appends the header, after reserving room for it and `body` more bytes.
+fn header(kind: u8, channel: &ChannelName, seq: u32, body: usize, out: &mut Vec<u8>) {
     let name = channel.as_str().as_bytes();
-    let mut out = Vec::with_capacity(FIXED_HEADER + name.len() + 4 + body);
+    out.reserve(FIXED_HEADER + name.len() + 4 + body);
     out.extend_from_slice(&CHANNEL_FRAME_MAGIC);
     // A `ChannelName` is at most 255 bytes, so its length always fits the length byte.
     let length = u8::try_from(name.len()).unwrap_or(u8::MAX);
     out.extend_from_slice(&[CHANNEL_FRAME_VERSION, kind, length]);
     out.extend_from_slice(name);
     out.extend_from_slice(&seq.to_be_bytes());
-    out
 }
 
-/// Reads one frame from `bytes`.
-///
-/// An event body must be a JSON object with a non-empty string `event`; a missing `payload`
-/// reads as `null` and other keys are ignored (as the reference does).
+/// The header of one frame, read by [`decode_header`]: everything but the body, which is not
+/// looked at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ChannelFrameHeader<'a> {
+    /// True for a binary frame (kind 1), false for an event frame (kind 2).
+    pub binary: bool,
+    /// The channel name, checked UTF-8 of 1..=255 bytes, borrowed from the frame.
+    pub channel: &'a str,
+    /// The frame's seq.
+    pub seq: u32,
+    /// Where the body starts in the frame's bytes (it runs to their end).
+    pub body_offset: usize,
+}
+
+/// Reads the header of one frame from `bytes`, never looking at the body.
 ///
 /// # Errors
 /// A [`ChannelFrameError`] naming the first thing wrong, checked in layout order: magic, fixed
-/// header, version, kind, name length, name and seq present, name UTF-8, then the event body.
-pub fn decode_channel_frame(bytes: &[u8]) -> Result<ChannelFrame, ChannelFrameError> {
+/// header, version, kind, name length, name and seq present, name UTF-8. Never a body error.
+#[inline]
+pub fn decode_header(bytes: &[u8]) -> Result<ChannelFrameHeader<'_>, ChannelFrameError> {
+    let header = split_header(bytes)?;
+    Ok(ChannelFrameHeader {
+        binary: header.binary,
+        channel: header.channel()?,
+        seq: header.seq,
+        body_offset: header.body_offset,
+    })
+}
+
+/// A header whose name is not yet checked to be UTF-8: a receiver that finds the name among its
+/// channels' (all UTF-8) need not check it.
+pub(super) struct RawHeader<'a> {
+    pub(super) binary: bool,
+    pub(super) name: &'a [u8],
+    pub(super) seq: u32,
+    pub(super) body_offset: usize,
+}
+
+impl<'a> RawHeader<'a> {
+    /// The name as text, or the refusal of a name that is not UTF-8.
+    #[inline]
+    pub(super) fn channel(&self) -> Result<&'a str, ChannelFrameError> {
+        core::str::from_utf8(self.name).map_err(|_| ChannelFrameError::ChannelNameNotUtf8)
+    }
+}
+
+/// [`decode_header`] up to, not including, the name's UTF-8 check (the last one).
+#[inline]
+pub(super) fn split_header(bytes: &[u8]) -> Result<RawHeader<'_>, ChannelFrameError> {
     let rest = bytes
         .strip_prefix(&CHANNEL_FRAME_MAGIC)
         .ok_or(ChannelFrameError::BadMagic)?;
@@ -155,17 +242,22 @@ pub fn decode_channel_frame(bytes: &[u8]) -> Result<ChannelFrame, ChannelFrameEr
     let (seq, body) = rest
         .split_first_chunk::<4>()
         .ok_or(ChannelFrameError::Truncated)?;
-    let name = core::str::from_utf8(name).map_err(|_| ChannelFrameError::ChannelNameNotUtf8)?;
-    // 1..=255 bytes by construction of the length byte, so the name is always accepted.
-    let channel = ChannelName::new(name).map_err(|_| ChannelFrameError::EmptyChannelName)?;
-    let seq = u32::from_be_bytes(*seq);
-    if *kind == KIND_BINARY {
-        return Ok(ChannelFrame::Binary(BinaryFrame {
-            channel,
-            seq,
-            payload: body.to_vec(),
-        }));
-    }
+    Ok(RawHeader {
+        binary: *kind == KIND_BINARY,
+        name,
+        seq: u32::from_be_bytes(*seq),
+        body_offset: bytes.len() - body.len(),
+    })
+}
+
+/// Parses an event body: a JSON object with a non-empty string `event`; a missing `payload`
+/// reads as `null` and other keys are ignored (as the reference does). Returns the event name
+/// and the payload.
+///
+/// # Errors
+/// [`ChannelFrameError::MalformedJsonBody`], [`EventBodyNotObject`](ChannelFrameError::EventBodyNotObject)
+/// or [`MissingEventName`](ChannelFrameError::MissingEventName).
+pub fn decode_event_body(body: &[u8]) -> Result<(String, Value), ChannelFrameError> {
     let body: Value =
         serde_json::from_slice(body).map_err(|_| ChannelFrameError::MalformedJsonBody)?;
     let Value::Object(mut body) = body else {
@@ -175,10 +267,33 @@ pub fn decode_channel_frame(bytes: &[u8]) -> Result<ChannelFrame, ChannelFrameEr
         Some(Value::String(event)) if !event.is_empty() => event,
         _ => return Err(ChannelFrameError::MissingEventName),
     };
+    Ok((event, body.remove("payload").unwrap_or(Value::Null)))
+}
+
+/// Reads one whole frame from `bytes`: its [header](decode_header), then, for an event frame,
+/// its [body](decode_event_body). A binary payload is copied into the frame.
+///
+/// # Errors
+/// A [`ChannelFrameError`] naming the first thing wrong, checked in layout order: the header's
+/// refusals, then the event body's.
+pub fn decode_channel_frame(bytes: &[u8]) -> Result<ChannelFrame, ChannelFrameError> {
+    let header = decode_header(bytes)?;
+    // 1..=255 bytes by construction of the length byte, so the name is always accepted.
+    let channel =
+        ChannelName::new(header.channel).map_err(|_| ChannelFrameError::EmptyChannelName)?;
+    let body = bytes.get(header.body_offset..).unwrap_or_default();
+    if header.binary {
+        return Ok(ChannelFrame::Binary(BinaryFrame {
+            channel,
+            seq: header.seq,
+            payload: body.to_vec(),
+        }));
+    }
+    let (event, payload) = decode_event_body(body)?;
     Ok(ChannelFrame::Event(ChannelEventFrame {
         channel,
-        seq,
+        seq: header.seq,
         event,
-        payload: body.remove("payload").unwrap_or(Value::Null),
+        payload,
     }))
 }

@@ -4,16 +4,24 @@
 //!
 //! | piece | what it does |
 //! |---|---|
-//! | [`encode_channel_frame`], [`decode_channel_frame`], [`is_channel_frame`] | frames as bytes, exactly as the reference encodes them |
+//! | [`encode_channel_frame_into`], [`decode_header`], [`decode_event_body`], [`is_channel_frame`] | frames as bytes, exactly as the reference encodes them; the header read apart from the body |
+//! | [`encode_channel_frame`], [`decode_channel_frame`] | the same for whole frames, as owned values |
 //! | [`ChannelReassembler`] | order restored whatever the delivery order, at most `N` items held |
 //! | [`PayloadChannelRegistry`] | declared channels, outbound seqs, inbound routing and reassembly |
 //!
-//! Sans-IO, in the manner of quinn-proto: the registry never touches a carrier. A send returns
-//! the frame's bytes; [`PayloadChannelRegistry::receive`] takes the bytes of one inbound frame
-//! and returns the frames now deliverable in order, or a typed [`ChannelRefusal`] whose
+//! Sans-IO, in the manner of quinn-proto: the registry never touches a carrier. A send writes
+//! the frame's bytes into a buffer of the host's ([`PayloadChannelRegistry::send_binary_into`],
+//! the payload copied once) or returns them; [`PayloadChannelRegistry::receive`] takes the buffer
+//! of one inbound frame ([`Bytes`], or a `Vec<u8>` converted without copy), reads its header
+//! only, and hands on the frames now deliverable in order through a [`ChannelDelivery`], or
+//! refuses it with a typed [`ChannelRefusal`] whose
 //! [`to_receive_result`](ChannelRefusal::to_receive_result) is the `{ok: false, error}` answer
-//! for the peer. There are no handler callbacks: the host dispatches the returned frames. No
-//! interior mutability, no clock, no `Send` bound.
+//! for the peer. A delivered frame borrows its channel's name from the registry and a binary
+//! payload is a slice of the carrier's buffer: in order, a binary frame is received without an
+//! allocation or a copy. An event body is parsed only when its frame is delivered; a malformed
+//! body or an undeclared event is then a [`RefusedDelivery`] whose seq is consumed
+//! (docs/decisions/payload-channels-zero-copy.md). There are no handler callbacks: the host
+//! dispatches the delivered frames. No interior mutability, no clock, no `Send` bound.
 //!
 //! Where the crate departs from the reference (interop README, departures 3 to 5):
 //!
@@ -24,7 +32,13 @@
 //! * an inbound channel name that is not UTF-8 is refused
 //!   ([`ChannelFrameError::ChannelNameNotUtf8`]), never routed as U+FFFD, and inbound seqs are
 //!   checked: a channel delivers seq 0, 1, 2, … in order; a stale, duplicate or beyond-window
-//!   seq is a [`ChannelRefusal::Sequence`].
+//!   seq is a [`ChannelRefusal::Sequence`];
+//! * the header decides routing and the body is read at delivery: refusals come in the order
+//!   malformed header, unknown channel, undeclared binary, seq (stale, duplicate, beyond the
+//!   window), then, when the frame's turn comes, malformed event body and undeclared event. So a
+//!   stale frame is refused as stale whatever its body, and an event frame ahead of a gap is
+//!   held whatever its body; a bad body is a [`RefusedDelivery`] with the reference's words, its
+//!   seq consumed (the reference refuses it at once and consumes nothing).
 //!
 //! Decisions where the catalog is silent:
 //!
@@ -42,12 +56,17 @@ mod frame;
 mod reassembler;
 mod registry;
 
+/// The shared byte buffer frames are received in and binary payloads delivered as (the `bytes`
+/// crate's, re-exported so a host needs no dependency of its own to name it).
+pub use bytes::Bytes;
 pub use frame::{
-    CHANNEL_FRAME_MAGIC, CHANNEL_FRAME_VERSION, ChannelFrameError, decode_channel_frame,
-    encode_channel_frame, is_channel_frame,
+    CHANNEL_FRAME_MAGIC, CHANNEL_FRAME_VERSION, ChannelFrameError, ChannelFrameHeader,
+    decode_channel_frame, decode_event_body, decode_header, encode_channel_frame,
+    encode_channel_frame_into, is_channel_frame,
 };
 pub use reassembler::{ChannelReassembler, ReassemblyRefused, SequenceRefusal};
 pub use registry::{
-    ChannelClosed, ChannelRefusal, ChannelRegisterError, ChannelResumePoint, ChannelSendError,
-    PayloadChannel, PayloadChannelRegistry, UndeclaredFrame,
+    ChannelClosed, ChannelDelivery, ChannelRefusal, ChannelRegisterError, ChannelResumePoint,
+    ChannelSendError, DeliveredBody, DeliveredFrame, PayloadChannel, PayloadChannelRegistry,
+    RefusedDelivery, UndeclaredFrame,
 };

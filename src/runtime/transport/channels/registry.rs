@@ -4,11 +4,19 @@
 use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
+use core::borrow::Borrow;
+
+use bytes::{Buf as _, Bytes};
 
 use crate::agent_core::Value;
-use crate::transport::{ChannelDescriptor, ChannelFrame, ChannelName, ChannelReceiveResult};
+use crate::transport::{
+    BinaryFrame, ChannelDescriptor, ChannelEventFrame, ChannelFrame, ChannelName,
+    ChannelReceiveResult,
+};
 
-use super::frame::{ChannelFrameError, decode_channel_frame, encode_binary, encode_event};
+use super::frame::{
+    ChannelFrameError, RawHeader, decode_event_body, encode_binary, encode_event, split_header,
+};
 use super::reassembler::{ChannelReassembler, SequenceRefusal};
 
 /// A handle on one registered channel (the Rust form of `IPayloadChannel`): the name and the
@@ -117,7 +125,8 @@ pub enum ChannelSendError {
 
 /// Why an inbound frame was not routed: the stated error outcome for the peer (never a silent
 /// drop). [`to_receive_result`](Self::to_receive_result) gives the `{ok: false, error}` answer.
-/// Nothing changed in the registry.
+/// Returned by [`PayloadChannelRegistry::receive`], nothing changed in the registry; carried by a
+/// [`RefusedDelivery`], the frame's seq was consumed.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 pub enum ChannelRefusal {
     /// The bytes are not a well-formed frame.
@@ -152,6 +161,148 @@ impl ChannelRefusal {
     }
 }
 
+/// A frame whose event body could not be handed on when its turn came: its header was whole and
+/// its seq accepted, so the seq is consumed and the channel moves on, but the body is malformed
+/// or names an event the channel did not declare. An item of a [`ChannelDelivery`] (and of
+/// [`PayloadChannelRegistry::close`]); [`to_receive_result`](Self::to_receive_result) is the
+/// `{ok: false, error}` answer for the peer, with the same words as the refusal.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[error("{refusal}")]
+pub struct RefusedDelivery {
+    /// The frame's seq (consumed).
+    pub seq: u32,
+    /// Why it was not delivered: [`ChannelRefusal::Malformed`] with a body error, or
+    /// [`ChannelRefusal::Undeclared`] with an undeclared event.
+    pub refusal: ChannelRefusal,
+}
+
+impl RefusedDelivery {
+    /// The answer for the peer: `{ok: false, error}` with the refusal in words.
+    #[must_use]
+    pub fn to_receive_result(&self) -> ChannelReceiveResult {
+        self.refusal.to_receive_result()
+    }
+}
+
+/// What a delivered frame carries.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DeliveredBody {
+    /// A binary frame's payload: a slice of the buffer the carrier delivered, never copied.
+    Binary(Bytes),
+    /// An event frame: the declared event and its payload, parsed when the frame was delivered.
+    Event {
+        /// The event name, one the channel declares.
+        event: String,
+        /// The event's payload.
+        payload: Value,
+    },
+}
+
+/// One inbound frame delivered in sequence order. The channel name is borrowed from the
+/// registry, never cloned per frame; [`into_frame`](Self::into_frame) gives the contract's
+/// [`ChannelFrame`] when one is needed (for the `{ok: true, frame}` answer).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeliveredFrame<'a> {
+    /// The channel the frame travelled on.
+    pub channel: &'a ChannelName,
+    /// The frame's seq.
+    pub seq: u32,
+    /// Its payload.
+    pub body: DeliveredBody,
+}
+
+impl DeliveredFrame<'_> {
+    /// The frame as the contract's [`ChannelFrame`]: the name cloned and a binary payload copied.
+    #[must_use]
+    pub fn into_frame(self) -> ChannelFrame {
+        let channel = self.channel.clone();
+        let seq = self.seq;
+        match self.body {
+            DeliveredBody::Binary(payload) => ChannelFrame::Binary(BinaryFrame {
+                channel,
+                seq,
+                payload: payload.to_vec(),
+            }),
+            DeliveredBody::Event { event, payload } => ChannelFrame::Event(ChannelEventFrame {
+                channel,
+                seq,
+                event,
+                payload,
+            }),
+        }
+    }
+}
+
+/// An inbound frame accepted by its header and held until its turn: its body is a slice of the
+/// carrier's buffer, not yet looked at.
+#[derive(Debug)]
+struct Held {
+    seq: u32,
+    binary: bool,
+    body: Bytes,
+}
+
+/// Hands on a held frame whose turn came: a binary payload as it is, an event body parsed and
+/// checked against the descriptor.
+#[inline]
+fn deliver(
+    descriptor: &ChannelDescriptor,
+    held: Held,
+) -> Result<DeliveredFrame<'_>, RefusedDelivery> {
+    let Held { seq, binary, body } = held;
+    let channel = &descriptor.name;
+    if binary {
+        let body = DeliveredBody::Binary(body);
+        return Ok(DeliveredFrame { channel, seq, body });
+    }
+    let refuse = |refusal| RefusedDelivery { seq, refusal };
+    let (event, payload) =
+        decode_event_body(&body).map_err(|error| refuse(ChannelRefusal::Malformed(error)))?;
+    admit(descriptor, Some(&event)).map_err(|error| refuse(ChannelRefusal::Undeclared(error)))?;
+    let body = DeliveredBody::Event { event, payload };
+    Ok(DeliveredFrame { channel, seq, body })
+}
+
+/// The frames of one channel that are deliverable now, in sequence order, each taken as it is
+/// iterated (its seq consumed then): a [`DeliveredFrame`], or a [`RefusedDelivery`] for an event
+/// body that could not be handed on. Allocates nothing itself; an event's parse does.
+///
+/// Frames not taken (the delivery dropped early) stay ready, first in line for the channel's
+/// next delivery ([`PayloadChannelRegistry::ready`], or the next accepted
+/// [`receive`](PayloadChannelRegistry::receive) on it); [`close`](PayloadChannelRegistry::close)
+/// hands them back.
+#[derive(Debug)]
+#[must_use = "frames are handed on only as the delivery is iterated"]
+pub struct ChannelDelivery<'a, const PENDING: usize> {
+    descriptor: &'a ChannelDescriptor,
+    inbound: &'a mut ChannelReassembler<Held, PENDING>,
+}
+
+impl<'a, const PENDING: usize> Iterator for ChannelDelivery<'a, PENDING> {
+    type Item = Result<DeliveredFrame<'a>, RefusedDelivery>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let held = self.inbound.pop()?;
+        Some(deliver(self.descriptor, held))
+    }
+}
+
+/// The registry's map key: a channel name, looked up by its UTF-8 bytes, so a frame header's name
+/// is looked up without a copy or a UTF-8 check (the order of the bytes is the order of the text).
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Key(ChannelName);
+
+impl Borrow<[u8]> for Key {
+    fn borrow(&self) -> &[u8] {
+        key(&self.0)
+    }
+}
+
+/// The bytes a channel is looked up by.
+fn key(name: &ChannelName) -> &[u8] {
+    name.as_str().as_bytes()
+}
+
 /// One open channel.
 #[derive(Debug)]
 struct OpenChannel<const N: usize> {
@@ -159,10 +310,20 @@ struct OpenChannel<const N: usize> {
     descriptor: ChannelDescriptor,
     /// The seq of the next sent frame; `2^32` once `u32::MAX` was sent.
     next_send: u64,
-    inbound: ChannelReassembler<ChannelFrame, N>,
+    inbound: ChannelReassembler<Held, N>,
+}
+
+impl<const N: usize> OpenChannel<N> {
+    fn delivery(&mut self) -> ChannelDelivery<'_, N> {
+        ChannelDelivery {
+            descriptor: &self.descriptor,
+            inbound: &mut self.inbound,
+        }
+    }
 }
 
 /// Refuses a frame `descriptor` does not declare: `event` is the event name, `None` for binary.
+#[inline]
 fn admit(descriptor: &ChannelDescriptor, event: Option<&str>) -> Result<(), UndeclaredFrame> {
     match event {
         Some(event) if !descriptor.declares(event) => Err(UndeclaredFrame::Event {
@@ -177,8 +338,8 @@ fn admit(descriptor: &ChannelDescriptor, event: Option<&str>) -> Result<(), Unde
 }
 
 /// The payload channels of one carrier (the Rust form of `IPayloadChannelHost`), sans-IO:
-/// sending returns the frame's bytes for the host to put on its carrier, and
-/// [`receive`](Self::receive) takes the bytes of one inbound frame and returns the frames that
+/// sending writes the frame's bytes for the host to put on its carrier, and
+/// [`receive`](Self::receive) takes the buffer of one inbound frame and hands on the frames that
 /// are now deliverable, in sequence order, or a typed [`ChannelRefusal`] to answer the peer with.
 ///
 /// Each channel has one outbound sequence shared by its event and binary frames (0, 1, 2, …;
@@ -187,7 +348,7 @@ fn admit(descriptor: &ChannelDescriptor, event: Option<&str>) -> Result<(), Unde
 /// Closing a channel stops its delivery, frees its name and hands back the frames it held.
 #[derive(Debug)]
 pub struct PayloadChannelRegistry<const PENDING: usize> {
-    channels: BTreeMap<ChannelName, OpenChannel<PENDING>>,
+    channels: BTreeMap<Key, OpenChannel<PENDING>>,
     /// The serial of the next registration.
     next_serial: u64,
 }
@@ -230,7 +391,7 @@ impl<const PENDING: usize> PayloadChannelRegistry<PENDING> {
         resume: ChannelResumePoint,
     ) -> Result<PayloadChannel, ChannelRegisterError> {
         let name = descriptor.name.clone();
-        if self.channels.contains_key(&name) {
+        if self.channels.contains_key(key(&name)) {
             return Err(ChannelRegisterError::AlreadyRegistered { channel: name });
         }
         if descriptor.declares("") {
@@ -246,12 +407,12 @@ impl<const PENDING: usize> PayloadChannelRegistry<PENDING> {
             next_send: u64::from(resume.next_send),
             inbound: ChannelReassembler::starting_at(resume.next_receive),
         };
-        self.channels.insert(name.clone(), open);
+        self.channels.insert(Key(name.clone()), open);
         Ok(PayloadChannel { name, serial })
     }
 
     fn open(&self, channel: &PayloadChannel) -> Result<&OpenChannel<PENDING>, ChannelClosed> {
-        let open = self.channels.get(&channel.name);
+        let open = self.channels.get(key(&channel.name));
         open.filter(|open| open.serial == channel.serial)
             .ok_or_else(|| channel.closed())
     }
@@ -260,7 +421,7 @@ impl<const PENDING: usize> PayloadChannelRegistry<PENDING> {
         &mut self,
         channel: &PayloadChannel,
     ) -> Result<&mut OpenChannel<PENDING>, ChannelClosed> {
-        let open = self.channels.get_mut(&channel.name);
+        let open = self.channels.get_mut(key(&channel.name));
         open.filter(|open| open.serial == channel.serial)
             .ok_or_else(|| channel.closed())
     }
@@ -290,8 +451,8 @@ impl<const PENDING: usize> PayloadChannelRegistry<PENDING> {
         &mut self,
         channel: &PayloadChannel,
         event: Option<&str>,
-        encode: impl FnOnce(u32) -> Vec<u8>,
-    ) -> Result<Vec<u8>, ChannelSendError> {
+        encode: impl FnOnce(u32),
+    ) -> Result<u32, ChannelSendError> {
         let open = self.open_mut(channel)?;
         admit(&open.descriptor, event)?;
         let seq =
@@ -299,82 +460,163 @@ impl<const PENDING: usize> PayloadChannelRegistry<PENDING> {
                 channel: channel.name.clone(),
             })?;
         open.next_send += 1;
-        Ok(encode(seq))
+        encode(seq);
+        Ok(seq)
     }
 
-    /// The bytes of an event frame carrying `payload`, with the channel's next seq.
+    /// The bytes of an event frame carrying `payload`, with the channel's next seq; see
+    /// [`send_event_into`](Self::send_event_into).
     ///
     /// # Errors
-    /// [`ChannelSendError`]: the channel was closed, did not declare `event`, or has sent its
-    /// last seq. No seq is consumed.
+    /// As [`send_event_into`](Self::send_event_into).
     pub fn send_event(
         &mut self,
         channel: &PayloadChannel,
         event: &str,
         payload: &Value,
     ) -> Result<Vec<u8>, ChannelSendError> {
+        let mut out = Vec::new();
+        self.send_event_into(channel, event, payload, &mut out)?;
+        Ok(out)
+    }
+
+    /// Appends the bytes of an event frame carrying `payload` to `out`, with the channel's next
+    /// seq, and returns that seq.
+    ///
+    /// # Errors
+    /// [`ChannelSendError`]: the channel was closed, did not declare `event`, or has sent its
+    /// last seq. No seq is consumed and `out` is untouched.
+    pub fn send_event_into(
+        &mut self,
+        channel: &PayloadChannel,
+        event: &str,
+        payload: &Value,
+        out: &mut Vec<u8>,
+    ) -> Result<u32, ChannelSendError> {
         self.send(channel, Some(event), |seq| {
-            encode_event(&channel.name, seq, event, payload)
+            encode_event(&channel.name, seq, event, payload, out);
         })
     }
 
-    /// The bytes of a binary frame carrying `payload` (never inspected), with the channel's next
-    /// seq.
+    /// The bytes of a binary frame carrying `payload`, with the channel's next seq; see
+    /// [`send_binary_into`](Self::send_binary_into).
     ///
     /// # Errors
-    /// [`ChannelSendError`]: the channel was closed, did not opt in to binary, or has sent its
-    /// last seq. No seq is consumed.
+    /// As [`send_binary_into`](Self::send_binary_into).
     pub fn send_binary(
         &mut self,
         channel: &PayloadChannel,
         payload: &[u8],
     ) -> Result<Vec<u8>, ChannelSendError> {
+        let mut out = Vec::new();
+        self.send_binary_into(channel, payload, &mut out)?;
+        Ok(out)
+    }
+
+    /// Appends the bytes of a binary frame carrying `payload` (never inspected) to `out`, with
+    /// the channel's next seq, and returns that seq. The payload is copied once, straight into
+    /// `out`; nothing is allocated when `out` has room.
+    ///
+    /// # Errors
+    /// [`ChannelSendError`]: the channel was closed, did not opt in to binary, or has sent its
+    /// last seq. No seq is consumed and `out` is untouched.
+    pub fn send_binary_into(
+        &mut self,
+        channel: &PayloadChannel,
+        payload: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Result<u32, ChannelSendError> {
         self.send(channel, None, |seq| {
-            encode_binary(&channel.name, seq, payload)
+            encode_binary(&channel.name, seq, payload, out);
         })
     }
 
-    /// Routes the bytes of one inbound frame. Returns the frames of its channel that are now
-    /// deliverable, in sequence order: empty when this frame waits for an earlier one, this
-    /// frame and every held frame it unblocked otherwise.
+    /// Routes one inbound frame, given as the buffer the carrier delivered (a `Vec<u8>` or a
+    /// [`Bytes`] converts without copy). Reads its header only, then hands on the frames of its
+    /// channel that are now deliverable, in sequence order: none when this frame waits for an
+    /// earlier one, this frame and every held frame it unblocked otherwise.
+    ///
+    /// The header decides routing: the frame's body is not looked at before it is delivered. A
+    /// held frame keeps the carrier's buffer (no copy), and a delivered binary payload is a slice
+    /// of it. An event body is parsed when its frame is delivered; a malformed body or an
+    /// undeclared event is then a [`RefusedDelivery`] in the delivery, its seq consumed, so the
+    /// channel never stalls on it.
     ///
     /// # Errors
-    /// A [`ChannelRefusal`], checked in this order: malformed bytes, unknown (or closed)
-    /// channel, undeclared event or binary, stale, duplicate or beyond-window seq. Nothing
-    /// changes.
-    pub fn receive(&mut self, bytes: &[u8]) -> Result<Vec<ChannelFrame>, ChannelRefusal> {
-        let frame = decode_channel_frame(bytes).map_err(ChannelRefusal::Malformed)?;
-        let Some(open) = self.channels.get_mut(frame.channel()) else {
-            return Err(ChannelRefusal::UnknownChannel {
-                channel: frame.channel().clone(),
-            });
+    /// A [`ChannelRefusal`], checked in this order: malformed header, unknown (or closed)
+    /// channel, binary on a channel that did not opt in, stale, duplicate or beyond-window seq.
+    /// Nothing changes.
+    pub fn receive(
+        &mut self,
+        frame: impl Into<Bytes>,
+    ) -> Result<ChannelDelivery<'_, PENDING>, ChannelRefusal> {
+        let mut frame: Bytes = frame.into();
+        let header = split_header(&frame).map_err(ChannelRefusal::Malformed)?;
+        // A name found among the channels' is UTF-8; only an unknown one is checked.
+        let Some(open) = self.channels.get_mut(header.name) else {
+            let channel = header.channel().map_err(ChannelRefusal::Malformed)?;
+            // A header's name is 1..=255 bytes by construction of the length byte.
+            let channel = ChannelName::new(channel)
+                .map_err(|_| ChannelRefusal::Malformed(ChannelFrameError::EmptyChannelName))?;
+            return Err(ChannelRefusal::UnknownChannel { channel });
         };
-        let event = match &frame {
-            ChannelFrame::Binary(_) => None,
-            ChannelFrame::Event(frame) => Some(frame.event.as_str()),
+        let RawHeader {
+            binary,
+            seq,
+            body_offset,
+            ..
+        } = header;
+        if binary {
+            admit(&open.descriptor, None).map_err(ChannelRefusal::Undeclared)?;
+        }
+        frame.advance(body_offset);
+        let held = Held {
+            seq,
+            binary,
+            body: frame,
         };
-        admit(&open.descriptor, event).map_err(ChannelRefusal::Undeclared)?;
         open.inbound
-            .push(frame.seq(), frame)
+            .push(seq, held)
             .map_err(|refused| ChannelRefusal::Sequence {
                 channel: open.descriptor.name.clone(),
                 refusal: refused.refusal,
             })?;
-        Ok(core::iter::from_fn(|| open.inbound.pop()).collect())
+        Ok(open.delivery())
+    }
+
+    /// The frames of the channel that are ready but were not taken from an earlier
+    /// [`ChannelDelivery`] (dropped before its end); empty otherwise.
+    ///
+    /// # Errors
+    /// [`ChannelClosed`] when the handle's channel was closed.
+    pub fn ready(
+        &mut self,
+        channel: &PayloadChannel,
+    ) -> Result<ChannelDelivery<'_, PENDING>, ChannelClosed> {
+        self.open_mut(channel).map(OpenChannel::delivery)
     }
 
     /// Closes the channel: its name is free to register again, its frames are no longer routed,
-    /// and every handle on it is refused from now on. Returns the inbound frames it held ahead
-    /// of a gap, in sequence order (never delivered, not dropped silently).
+    /// and every handle on it is refused from now on. Returns the inbound frames it held (ahead
+    /// of a gap, or ready but not taken), in sequence order, as a delivery would have handed
+    /// them on (an event body that cannot be, as a [`RefusedDelivery`]): never delivered, not
+    /// dropped silently.
     ///
     /// # Errors
     /// [`ChannelClosed`] when the handle's channel was already closed; a channel registered
     /// since under the same name is left untouched.
-    pub fn close(&mut self, channel: PayloadChannel) -> Result<Vec<ChannelFrame>, ChannelClosed> {
+    pub fn close(
+        &mut self,
+        channel: PayloadChannel,
+    ) -> Result<Vec<Result<ChannelFrame, RefusedDelivery>>, ChannelClosed> {
         self.open(&channel)?;
-        let open = self.channels.remove(&channel.name);
-        Ok(open
-            .map(|open| open.inbound.into_held())
-            .unwrap_or_default())
+        let Some(open) = self.channels.remove(key(&channel.name)) else {
+            return Ok(Vec::new());
+        };
+        let descriptor = &open.descriptor;
+        let held = open.inbound.into_held().into_iter();
+        Ok(held
+            .map(|held| deliver(descriptor, held).map(DeliveredFrame::into_frame))
+            .collect())
     }
 }
