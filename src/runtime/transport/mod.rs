@@ -49,8 +49,25 @@ mod lifecycle;
 mod memory;
 mod registry;
 
-pub use admission::*;
-pub use channels::*;
-pub use lifecycle::*;
-pub use memory::*;
-pub use registry::*;
+pub use admission::{
+    AccessTokenAudience, AccessTokenClaims, AccessTokenRules, AccessTokenSignatureRefusal,
+    AccessTokenSignatures, AdmissionResolutionError, DEFAULT_SPENT_TOKEN_CAPACITY,
+    ExternalEventGate, GrantedExternalEvent, MAX_ACCESS_TOKEN_BYTES, SignedAccessTokenVerifier,
+    admission_admits, bearer_credential, credential_matches, mint_transport_token, rand_core,
+    resolve_admission,
+};
+pub use channels::{
+    Bytes, CHANNEL_FRAME_MAGIC, CHANNEL_FRAME_VERSION, ChannelClosed, ChannelDelivery,
+    ChannelFrameError, ChannelFrameHeader, ChannelReassembler, ChannelRefusal,
+    ChannelRegisterError, ChannelResumePoint, ChannelSendError, DeliveredBody, DeliveredFrame,
+    PayloadChannel, PayloadChannelRegistry, ReassemblyRefused, RefusedDelivery, SequenceRefusal,
+    UndeclaredFrame, decode_channel_frame, decode_event_body, decode_header, encode_channel_frame,
+    encode_channel_frame_into, is_channel_frame,
+};
+pub use lifecycle::{
+    BoundTransport, LifecycleGuard, LifecyclePhase, StartPermit, StartSettled, StopTransition,
+};
+pub use memory::{InMemoryRunner, InMemoryService};
+pub use registry::{
+    InMemoryTransportSettings, NoSavedSettings, TransportRegistration, TransportRegistry,
+};
