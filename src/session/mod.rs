@@ -92,7 +92,10 @@ pub use decode::SessionRecordDecodeOutcome;
 // With `serde`, also the crate-private member decoder the record codec (runtime piece
 // `record-codec`) shares with the record's own `Deserialize`, named through this root.
 #[cfg(feature = "serde")]
-pub(crate) use decode::{RECORD, RECORD_MEMBERS, Skip, decode_members, describe, foreign_id};
+pub(crate) use decode::{RECORD, Skip, decode_members, describe};
+// The fast path of the record codec (not on bare metal) names these too.
+#[cfg(all(feature = "serde", not(target_os = "none")))]
+pub(crate) use decode::{RECORD_MEMBERS, foreign_id};
 pub use directory::{SessionDirectory, SessionSwitchedEvent};
 pub use event_payloads::{
     CompactEvent, CompactTrigger, ContextReferenceItem, ContextReferenceLoadType,
