@@ -184,6 +184,14 @@ fn the_document_itself_has_no_path() {
         error.to_string().starts_with("EOF while parsing"),
         "{error}"
     );
+    let error = from_json_slice::<ActionRequest>(b"{\"id\":\"a\",\"title\":\"\xff\"}")
+        .expect_err("not UTF-8");
+    assert_eq!(error.path(), "title");
+    assert!(
+        error.to_string().starts_with("title: invalid unicode"),
+        "{error}"
+    );
+    assert!(core::error::Error::source(&error).is_some());
     let error = from_json_slice::<ActionRequest>(b"{\"id\":\"a\",\"title\":\"t\"} trailing")
         .expect_err("text after the document");
     assert_eq!(error.path(), "");

@@ -2,7 +2,7 @@
 //! family.
 
 use alloc::string::String;
-use core::fmt::{self, Write as _};
+use core::fmt::Write as _;
 
 use serde::de::DeserializeOwned;
 
@@ -15,9 +15,11 @@ use super::Value;
 /// It prints as `<path>: <serde_json's message>`, or the message alone when the document
 /// itself failed. The path goes as deep as serde can see: a value an internally tagged enum or
 /// a flattened member buffers is named as a whole (a message in `messages[2]`), not below it.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error("{path}{sep}{error}", sep = if .path.is_empty() { "" } else { ": " })]
 pub struct JsonDecodeError {
     path: String,
+    #[source]
     error: serde_json::Error,
 }
 
@@ -59,22 +61,6 @@ impl JsonDecodeError {
     #[must_use]
     pub fn inner(&self) -> &serde_json::Error {
         &self.error
-    }
-}
-
-impl fmt::Display for JsonDecodeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.path.is_empty() {
-            write!(f, "{}", self.error)
-        } else {
-            write!(f, "{}: {}", self.path, self.error)
-        }
-    }
-}
-
-impl core::error::Error for JsonDecodeError {
-    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
-        Some(&self.error)
     }
 }
 
