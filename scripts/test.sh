@@ -8,6 +8,13 @@ cd "$(dirname "$0")/.."
 BARE_TARGETS=(thumbv7em-none-eabihf thumbv6m-none-eabi riscv32imc-unknown-none-elf wasm32-unknown-unknown)
 START=$SECONDS
 
+# CI's disk can be small (one run ran out at 15 GB of target/): no incremental caches, which a
+# one-shot run never reuses, and line tables instead of full debug info, which keep backtraces
+# readable at a fraction of the size. The compile-fail loop below also drops each feature set's
+# library once its cases ran.
+export CARGO_INCREMENTAL=0
+export CARGO_PROFILE_DEV_DEBUG=line-tables-only
+
 step() {
     echo
     echo "==> [$((SECONDS - START))s] $*"
@@ -99,15 +106,20 @@ step "file medium across OS processes: claim races and writers SIGKILLed mid-sav
 cargo test --release --no-default-features --features record-store-fs,testing --test record_store_kill -- --nocapture
 
 step "compile-fail cases per feature set"
-cargo test --no-default-features --test isolation
+isolation() {
+    cargo test --no-default-features "$@" --test isolation
+    # Each feature set builds its own copy of the library that no later set reuses.
+    rm -f target/tests/trybuild/*/debug/deps/*agent_interface-*
+}
+isolation
 for feature in analytics tui agent-core command execution agent-core,analytics,command,execution session \
     transport transport-runtime session-mobility turn-queue policy reconcile record-codec record-store record-store-fs \
     sealing session-cache shared-memory; do
-    cargo test --no-default-features --features "$feature" --test isolation
+    isolation --features "$feature"
 done
 # `testing` brings the conformance suites in: a family's tests run with its suites stay green.
 for features in shared-memory,testing policy,testing transport,testing record-store,testing; do
-    cargo test --no-default-features --features "$features" --test isolation
+    isolation --features "$features"
 done
 
 step "PostgreSQL backends against a throwaway server (backends/postgres, scripts/postgres.sh)"
@@ -166,5 +178,8 @@ if cargo package --list --allow-dirty | grep -E '^(firmware|backends|fuzz|script
     exit 1
 fi
 cargo publish --dry-run --allow-dirty --no-default-features --features full
+
+step "disk used by the build directories"
+du -sh target firmware/target size/target fuzz/target 2>/dev/null || true
 
 step "all checks passed in $((SECONDS - START))s"
