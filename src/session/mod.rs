@@ -31,6 +31,8 @@ mod events;
 mod execution_result;
 mod goal;
 mod interaction;
+#[cfg(feature = "serde")]
+mod json_text;
 mod loop_state;
 mod plan;
 mod project_panel;
@@ -55,12 +57,15 @@ pub use capability::*;
 // With `serde`, also the crate-private member decoder the record codec (runtime piece
 // `record-codec`) shares with the record's own `Deserialize`, named through this root.
 pub use decode::*;
+// With `serde`, the outline of JSON text the member decoder and the record codec read through.
 pub use directory::*;
 pub use event_payloads::*;
 pub use events::*;
 pub use execution_result::*;
 pub use goal::*;
 pub use interaction::*;
+#[cfg(feature = "serde")]
+pub(crate) use json_text::{Child, Member, first_byte, members, named, outline, plain, whole};
 pub use loop_state::*;
 pub use plan::*;
 pub use project_panel::*;
