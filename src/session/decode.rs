@@ -329,6 +329,19 @@ mod member_decoder {
         prefix: &str,
         expected_id: Option<&str>,
     ) -> Result<InteractiveSessionRecord, Vec<SessionRecordDecodeIssue>> {
+        decode_members_unread(text, record, prefix, expected_id, &mut Vec::new())
+    }
+
+    /// [`decode_members`], and on failure the spans of the record's text that no decoder read
+    /// whole (failing members and elements, members no decode reached), added to `unread`: the
+    /// rest of the record serde_json read, so only these may still hold text that is not JSON.
+    pub(crate) fn decode_members_unread(
+        text: &str,
+        record: &Node<'_>,
+        prefix: &str,
+        expected_id: Option<&str>,
+        unread_spans: &mut Vec<Range<usize>>,
+    ) -> Result<InteractiveSessionRecord, Vec<SessionRecordDecodeIssue>> {
         let Some(written) = record
             .children
             .as_ref()
@@ -338,6 +351,7 @@ mod member_decoder {
                 "invalid type: {}, expected a session record (an object)",
                 describe_text(text, &record.span)
             );
+            unread_spans.push(record.span.clone());
             return Err(alloc::vec![SessionRecordDecodeIssue::new(prefix, message)]);
         };
         // The last occurrence of each declared member; the rest are `extra`.
@@ -362,6 +376,7 @@ mod member_decoder {
             prefix,
             issues: Vec::new(),
             budget: None,
+            failed: Vec::new(),
         };
         {
             let id: Option<String> = read.required(0);
@@ -398,9 +413,16 @@ mod member_decoder {
             let (Some(id), Some(cwd), Some(created_at), Some(updated_at), Some(messages), true) =
                 (id, cwd, created_at, updated_at, messages, issues.is_empty())
             else {
+                unread_spans.extend(read.failed);
+                unread_spans.extend(extra.iter().map(|(_, span)| (*span).clone()));
+                unread_spans.extend(unread.iter().map(|(_, span)| (*span).clone()));
                 return Err(issues);
             };
 
+            let extra_spans: Vec<Range<usize>> =
+                extra.iter().map(|(_, span)| (*span).clone()).collect();
+            let unread_at: Vec<Range<usize>> =
+                unread.iter().map(|(_, span)| (*span).clone()).collect();
             let mut kept = ValueMap::new();
             let mut unreadable = Vec::new();
             for (name, span) in extra {
@@ -416,6 +438,8 @@ mod member_decoder {
                 }
             }
             if !unreadable.is_empty() {
+                unread_spans.extend(extra_spans);
+                unread_spans.extend(unread_at);
                 return Err(unreadable
                     .into_iter()
                     .map(|(path, error)| SessionRecordDecodeIssue::new(path, message(&error)))
@@ -477,6 +501,8 @@ mod member_decoder {
         /// The narrowing work still to spend (see [`NARROW_FLOOR`]), counted at the first
         /// failure.
         budget: Option<usize>,
+        /// The spans of members and elements that failed (no decoder read them whole).
+        failed: Vec<Range<usize>>,
     }
 
     impl<'a> Members<'a> {
@@ -546,6 +572,7 @@ mod member_decoder {
                 let path = member_path(self.prefix, RECORD_MEMBERS[index]);
                 self.issues
                     .push(SessionRecordDecodeIssue::new(path, message));
+                self.failed.push(node.span.clone());
                 return None;
             };
             Some(elements)
@@ -594,6 +621,7 @@ mod member_decoder {
             if attempt(text, decodes).is_none() {
                 return true;
             }
+            self.failed.push(span.clone());
             // What a parse into a value reads: names sorted (serde reports the first failing
             // member it meets), the last of a repeated name kept.
             let mut root = String::with_capacity(text.len());

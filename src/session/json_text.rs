@@ -57,23 +57,48 @@ pub(crate) struct Child<'t> {
 /// arrays split into their members and elements `levels` deep, in one pass over the text;
 /// `None` when the text is broken.
 pub(crate) fn outline<'t>(text: &'t str, span: &Range<usize>, levels: usize) -> Option<Node<'t>> {
-    let node = node(text, span.start, levels)?;
-    (node.span.end == span.end).then_some(node)
+    outline_plain(text, span, levels).map(|(node, _)| node)
 }
 
-fn node<'t>(text: &'t str, start: usize, levels: usize) -> Option<Node<'t>> {
+/// [`outline`], and in the same pass whether the value is plain: it holds none of what
+/// serde_json skips in an ignored value but refuses in a parse (a `\u` escape of a UTF-16
+/// surrogate, a number that could overflow an `f64`: one with an exponent, or
+/// [`PLAIN_NUMBER`] characters long; nesting deeper than [`PLAIN_DEPTH`]). Conservative: it
+/// may call text a parse accepts not plain, never the reverse. So text that serde_json skips
+/// (or reads strictly) and that is plain, a parse accepts.
+pub(crate) fn outline_plain<'t>(
+    text: &'t str,
+    span: &Range<usize>,
+    levels: usize,
+) -> Option<(Node<'t>, bool)> {
+    let mut plain = true;
+    let node = node(text, span.start, levels, 0, &mut plain)?;
+    (node.span.end == span.end).then_some((node, plain))
+}
+
+/// The outline of the value at `start`, nested `depth` deep; clears `plain` when it is not.
+fn node<'t>(
+    text: &'t str,
+    start: usize,
+    levels: usize,
+    depth: usize,
+    plain: &mut bool,
+) -> Option<Node<'t>> {
     let bytes = text.as_bytes();
     let close = match bytes.get(start) {
         Some(b'{') if levels > 0 => b'}',
         Some(b'[') if levels > 0 => b']',
         _ => {
-            let end = value_end(bytes, start)?;
+            let end = value_end_at(bytes, start, depth, plain)?;
             return Some(Node {
                 span: start..end,
                 children: None,
             });
         }
     };
+    if depth + 1 > PLAIN_DEPTH {
+        *plain = false;
+    }
     let mut children = Vec::new();
     let mut pos = space(bytes, start + 1);
     if bytes.get(pos) == Some(&close) {
@@ -88,7 +113,7 @@ fn node<'t>(text: &'t str, start: usize, levels: usize) -> Option<Node<'t>> {
             if bytes.get(pos) != Some(&b'"') {
                 return None;
             }
-            let after_name = skip_quoted(bytes.get(pos + 1..)?)?;
+            let after_name = skip_string(bytes.get(pos + 1..)?, plain)?;
             let name_end = bytes.len() - after_name.len();
             let name = name(text, pos..name_end)?;
             pos = space(bytes, name_end);
@@ -100,7 +125,7 @@ fn node<'t>(text: &'t str, start: usize, levels: usize) -> Option<Node<'t>> {
         } else {
             None
         };
-        let child = node(text, pos, levels - 1)?;
+        let child = node(text, pos, levels - 1, depth + 1, plain)?;
         pos = space(bytes, child.span.end);
         children.push(Child {
             name,
@@ -212,12 +237,28 @@ fn canonical_at(text: &str, span: &Range<usize>, out: &mut String, depth: usize)
             out.push('}');
         }
         b'[' => {
+            // Element by element as the text goes, with no list of their spans (an array may
+            // hold many thousands of small values).
+            let bytes = text.as_bytes();
             out.push('[');
-            for (index, element) in elements(text, span)?.iter().enumerate() {
-                if index > 0 {
-                    out.push(',');
+            let mut pos = space(bytes, span.start + 1);
+            if bytes.get(pos) != Some(&b']') {
+                loop {
+                    let end = value_end_at(bytes, pos, 0, &mut true)?;
+                    canonical_at(text, &(pos..end), out, depth + 1)?;
+                    pos = space(bytes, end);
+                    match bytes.get(pos) {
+                        Some(b',') => {
+                            out.push(',');
+                            pos = space(bytes, pos + 1);
+                        }
+                        Some(b']') => break,
+                        _ => return None,
+                    }
                 }
-                canonical_at(text, element, out, depth + 1)?;
+            }
+            if pos + 1 != span.end {
+                return None;
             }
             out.push(']');
         }
@@ -264,54 +305,13 @@ pub(crate) fn weight(text: &str, span: &Range<usize>, limit: usize) -> Option<us
     Some(total)
 }
 
-/// Deeper nesting than this is not plain (serde_json's own limit is 128 for a parse, none for a
-/// skipped value).
+/// Deeper nesting than this is not plain (see [`outline_plain`]; serde_json's own limit is 128
+/// for a parse, none for a skipped value).
 const PLAIN_DEPTH: usize = 100;
 
 /// A number token this long or longer is not plain (a shorter one without an exponent cannot
 /// overflow an `f64`).
 const PLAIN_NUMBER: usize = 300;
-
-/// True when JSON text holds none of what serde_json skips in an ignored value but refuses in
-/// a parse: a `\u` escape of a UTF-16 surrogate, a number that could overflow an `f64` (one
-/// with an exponent, or [`PLAIN_NUMBER`] characters long), nesting deeper than
-/// [`PLAIN_DEPTH`]. Conservative: it may refuse text a parse accepts, never the reverse.
-pub(crate) fn plain(bytes: &[u8]) -> bool {
-    let mut depth = 0_usize;
-    let mut rest = bytes;
-    while let Some((&byte, tail)) = rest.split_first() {
-        rest = tail;
-        match byte {
-            b'"' => match skip_escaped(rest, true) {
-                Some(tail) => rest = tail,
-                None => return false,
-            },
-            b'[' | b'{' => {
-                depth += 1;
-                if depth > PLAIN_DEPTH {
-                    return false;
-                }
-            }
-            b']' | b'}' => depth = depth.saturating_sub(1),
-            b'-' | b'0'..=b'9' => {
-                let len = rest
-                    .iter()
-                    .position(|byte| {
-                        !matches!(byte, b'0'..=b'9' | b'.' | b'+' | b'-' | b'e' | b'E')
-                    })
-                    .unwrap_or(rest.len());
-                let (number, tail) = rest.split_at(len);
-                if len + 1 >= PLAIN_NUMBER || number.iter().any(|byte| matches!(byte, b'e' | b'E'))
-                {
-                    return false;
-                }
-                rest = tail;
-            }
-            _ => {}
-        }
-    }
-    true
-}
 
 /// The name of a member from its quoted span: borrowed when it holds no escape.
 fn name<'t>(text: &'t str, quoted: Range<usize>) -> Option<Cow<'t, str>> {
@@ -336,33 +336,40 @@ fn space(bytes: &[u8], mut pos: usize) -> usize {
     pos
 }
 
-/// Where the value that starts at `pos` ends, without recursion and without decoding its
-/// strings. Loose: it finds where a value of valid text ends, and stops at some errors of
-/// broken text (and at nesting deeper than a parse reads).
-pub(crate) fn value_end(bytes: &[u8], pos: usize) -> Option<usize> {
+/// Where the value that starts at `pos`, nested `base` deep, ends, without recursion and
+/// without decoding its strings; clears `plain` when it is not (see [`outline_plain`]). Loose:
+/// it finds where a value of valid text ends, and stops at some errors of broken text (and at
+/// nesting deeper than a parse reads).
+fn value_end_at(bytes: &[u8], pos: usize, base: usize, plain: &mut bool) -> Option<usize> {
     let mut depth = 0_usize;
     let mut rest = bytes.get(pos..)?;
     loop {
         let (&byte, tail) = rest.split_first()?;
         rest = tail;
         match byte {
-            b'"' => rest = skip_quoted(rest)?,
+            b'"' => rest = skip_string(rest, plain)?,
             b'[' | b'{' => {
                 depth += 1;
                 if depth > DEPTH {
                     return None;
                 }
+                if base + depth > PLAIN_DEPTH {
+                    *plain = false;
+                }
                 continue;
             }
             b']' | b'}' => depth = depth.checked_sub(1)?,
-            _ if depth > 0 => continue,
-            b'0'..=b'9' | b'a'..=b'z' | b'A'..=b'Z' | b'+' | b'-' | b'.' => {
-                let len = rest
-                    .iter()
-                    .position(|byte| !byte.is_ascii_alphanumeric() && !b"+-.".contains(byte))
-                    .unwrap_or(rest.len());
-                rest = rest.get(len..)?;
+            b'-' | b'0'..=b'9' => {
+                let len = token(rest);
+                let (number, tail) = rest.split_at(len);
+                if len + 1 >= PLAIN_NUMBER || number.iter().any(|byte| matches!(byte, b'e' | b'E'))
+                {
+                    *plain = false;
+                }
+                rest = tail;
             }
+            _ if depth > 0 => continue,
+            b'a'..=b'z' | b'A'..=b'Z' | b'+' | b'.' => rest = rest.get(token(rest)..)?,
             _ => return None,
         }
         if depth == 0 {
@@ -371,46 +378,62 @@ pub(crate) fn value_end(bytes: &[u8], pos: usize) -> Option<usize> {
     }
 }
 
-/// True when one of the eight bytes of `word` is `byte`.
-const fn has_byte(word: u64, byte: u8) -> bool {
+/// The length of the rest of a scalar token (letters, digits, `+`, `-`, `.`).
+fn token(rest: &[u8]) -> usize {
+    rest.iter()
+        .position(|byte| !byte.is_ascii_alphanumeric() && !b"+-.".contains(byte))
+        .unwrap_or(rest.len())
+}
+
+/// The high bit of each of the eight bytes of `word` that is `byte`, and maybe of some bytes
+/// above the first such one (a borrow may carry): its lowest set bit is exact.
+const fn bytes_equal(word: u64, byte: u8) -> u64 {
     const ONES: u64 = 0x0101_0101_0101_0101;
     let diff = word ^ (ONES * byte as u64);
-    diff.wrapping_sub(ONES) & !diff & (ONES << 7) != 0
+    diff.wrapping_sub(ONES) & !diff & (ONES << 7)
+}
+
+/// Where the first quote or backslash of `bytes` is, eight bytes at a time.
+fn quote_or_escape(bytes: &[u8]) -> Option<usize> {
+    let mut at = 0;
+    while let Some(chunk) = bytes.get(at..).and_then(<[u8]>::first_chunk::<8>) {
+        let word = u64::from_le_bytes(*chunk);
+        let found = bytes_equal(word, b'"') | bytes_equal(word, b'\\');
+        if found != 0 {
+            return Some(at + found.trailing_zeros() as usize / 8);
+        }
+        at += 8;
+    }
+    let tail = bytes.get(at..)?;
+    Some(
+        at + tail
+            .iter()
+            .position(|&byte| byte == b'"' || byte == b'\\')?,
+    )
 }
 
 /// Skips the rest of a string (after its opening quote), whatever its escapes; `None` at the
 /// end.
 pub(crate) fn skip_quoted(rest: &[u8]) -> Option<&[u8]> {
-    skip_escaped(rest, false)
+    skip_string(rest, &mut true)
 }
 
-/// Skips the rest of a string; `None` at the end, or with `plain` at a surrogate escape.
-pub(crate) fn skip_escaped(mut rest: &[u8], plain: bool) -> Option<&[u8]> {
+/// Skips the rest of a string; `None` at the end. Clears `plain` at a surrogate escape.
+fn skip_string<'b>(mut rest: &'b [u8], plain: &mut bool) -> Option<&'b [u8]> {
     loop {
-        // Eight bytes at a time while none of them is a quote or a backslash.
-        while let Some((chunk, tail)) = rest.split_first_chunk::<8>() {
-            let word = u64::from_le_bytes(*chunk);
-            if has_byte(word, b'"') || has_byte(word, b'\\') {
-                break;
-            }
-            rest = tail;
-        }
-        let at = rest
-            .iter()
-            .position(|&byte| byte == b'"' || byte == b'\\')?;
+        let at = quote_or_escape(rest)?;
         let (&byte, tail) = rest.get(at..)?.split_first()?;
         if byte == b'"' {
             return Some(tail);
         }
         let (&escaped, tail) = tail.split_first()?;
-        if plain
-            && escaped == b'u'
+        if escaped == b'u'
             && matches!(
                 tail,
                 [b'd' | b'D', b'8'..=b'9' | b'a'..=b'f' | b'A'..=b'F', ..]
             )
         {
-            return None;
+            *plain = false;
         }
         rest = tail;
     }

@@ -65,7 +65,7 @@ pub use execution_result::*;
 pub use goal::*;
 pub use interaction::*;
 #[cfg(feature = "serde")]
-pub(crate) use json_text::{Child, Member, first_byte, members, named, outline, plain, whole};
+pub(crate) use json_text::{Child, Member, first_byte, named, outline_plain, whole};
 pub use loop_state::*;
 pub use plan::*;
 pub use project_panel::*;

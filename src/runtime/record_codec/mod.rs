@@ -79,8 +79,8 @@ use crate::agent_core::Value;
 use crate::session::SessionLoadOutcome;
 use crate::session::{
     Child, InteractiveSessionRecord, Member, RECORD, SESSION_RECORD_SCHEMA_VERSION,
-    SessionRecordDecodeIssue, SessionRecordDecodeOutcome, decode_members, describe_text,
-    first_byte, members, named, outline, plain, whole,
+    SessionRecordDecodeIssue, SessionRecordDecodeOutcome, decode_members_unread, describe_text,
+    first_byte, named, outline_plain, whole,
 };
 
 use scan::scan_cwd;
@@ -123,9 +123,10 @@ pub fn decode_session_record(bytes: &[u8], stored_id: &str) -> SessionRecordDeco
             );
         }
     };
-    // The envelope, the record's members and their elements, in one pass over the text.
+    // The envelope, the record's members and their elements, and whether the text is plain
+    // (see `outline_plain`), in one pass over the text.
     let document = whole(text);
-    let Some(outlined) = outline(text, &document, 3) else {
+    let Some((outlined, plain)) = outline_plain(text, &document, 3) else {
         return not_json(text);
     };
     let Some(children) = outlined
@@ -136,7 +137,7 @@ pub fn decode_session_record(bytes: &[u8], stored_id: &str) -> SessionRecordDeco
             "invalid type: {}, expected a session record envelope (an object)",
             describe_text(text, &document)
         );
-        return checked(text, corrupt("", message, None));
+        return checked(text, plain, corrupt("", message, None));
     };
     let (mut records, others): (Vec<Child<'_>>, Vec<Child<'_>>) = children
         .into_iter()
@@ -155,25 +156,36 @@ pub fn decode_session_record(bytes: &[u8], stored_id: &str) -> SessionRecordDeco
         None => corrupt("schemaVersion", "missing field `schemaVersion`", cwd),
         Some(Some(SESSION_RECORD_SCHEMA_VERSION)) => match record {
             Some(record) if first_byte(text, &record.node.span) == b'{' => {
-                match decode_members(text, &record.node, RECORD, Some(stored_id)) {
-                    Ok(record) => {
-                        let valid = SessionRecordDecodeOutcome::Valid {
-                            record: Box::new(record),
-                        };
-                        // The record was read strictly; the rest of the envelope (its other
-                        // members, an earlier `record`) only needs to be JSON a parse accepts.
-                        let rest = envelope
-                            .iter()
-                            .map(|member| &member.value)
-                            .chain(records.iter().map(|record| &record.node.span))
-                            .all(|span| skips(&text[span.clone()]));
-                        if rest && plain(bytes) {
-                            return valid;
-                        }
-                        valid
-                    }
+                // The spans no decoder reads whole: the other members of the envelope, an
+                // earlier `record`, and (when the record fails) its failing members and
+                // elements and those no decode reached.
+                let mut unread: Vec<Range<usize>> = envelope
+                    .iter()
+                    .map(|member| member.value.clone())
+                    .chain(records.iter().map(|record| record.node.span.clone()))
+                    .collect();
+                let outcome = match decode_members_unread(
+                    text,
+                    &record.node,
+                    RECORD,
+                    Some(stored_id),
+                    &mut unread,
+                ) {
+                    Ok(record) => SessionRecordDecodeOutcome::Valid {
+                        record: Box::new(record),
+                    },
                     Err(issues) => SessionRecordDecodeOutcome::Corrupt { issues, cwd },
+                };
+                // serde_json read the rest strictly, as the outline did the structure around
+                // it: the text is JSON a parse accepts when it is plain and the spans no
+                // decoder read are JSON serde_json skips.
+                let rest = unread
+                    .iter()
+                    .all(|span| text.get(span.clone()).is_some_and(skips));
+                if plain && rest {
+                    return outcome;
                 }
+                outcome
             }
             Some(record) => {
                 let message = format!(
@@ -189,13 +201,18 @@ pub fn decode_session_record(bytes: &[u8], stored_id: &str) -> SessionRecordDeco
             cwd,
         },
     };
-    checked(text, outcome)
+    checked(text, plain, outcome)
 }
 
 /// `outcome` when `text` is JSON a parse accepts, else the corrupt answer for text that is not
-/// JSON. What a skip accepts and is plain, a parse accepts too; otherwise a parse decides.
-fn checked(text: &str, outcome: SessionRecordDecodeOutcome) -> SessionRecordDecodeOutcome {
-    if skips(text) && plain(text.as_bytes()) {
+/// JSON. What a skip accepts and is `plain` (see `outline_plain`), a parse accepts too;
+/// otherwise a parse decides.
+fn checked(
+    text: &str,
+    plain: bool,
+    outcome: SessionRecordDecodeOutcome,
+) -> SessionRecordDecodeOutcome {
+    if plain && skips(text) {
         return outcome;
     }
     match serde_json::from_str::<Value>(text) {
@@ -209,7 +226,7 @@ fn checked(text: &str, outcome: SessionRecordDecodeOutcome) -> SessionRecordDeco
 }
 
 /// Whether serde_json reads `text` as one value it skips (more leniently than it parses one:
-/// see [`plain`]).
+/// see `outline_plain`).
 fn skips(text: &str) -> bool {
     serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
 }
@@ -259,9 +276,17 @@ fn envelope_cwd(text: &str, envelope: &[Member<'_>], record: Option<&Child<'_>>)
             .then(|| serde_json::from_str::<String>(&text[span]).ok())
             .flatten()
     };
+    // The record's members from the document's outline: no second pass over its text.
     record
-        .and_then(|record| members(text, &record.node.span))
-        .and_then(|record| last(&record, "cwd"))
+        .filter(|record| first_byte(text, &record.node.span) == b'{')
+        .and_then(|record| record.node.children.as_deref())
+        .and_then(|members| {
+            members
+                .iter()
+                .rev()
+                .find(|member| member.name.as_deref() == Some("cwd"))
+        })
+        .map(|member| member.node.span.clone())
         .or_else(|| last(envelope, "cwd"))
         .and_then(string)
 }
