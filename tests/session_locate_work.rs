@@ -1,9 +1,9 @@
 //! The work of locating a corrupt record's problems is linear in the record: on crafted corrupt
-//! records (the worst inputs for the locating path of `decode_session_record`), the decoder
+//! records (the worst inputs for locating the issues of `decode_session_record`), the decoder
 //! makes at most [`LIMIT`] times the allocations a parse of the same bytes into a `Value` makes.
 //!
 //! Allocations are counted, not timed: the count is deterministic where a clock on a shared
-//! machine is not, and every trial decode of the locating path allocates in proportion to the
+//! machine is not, and every trial decode of the narrowing allocates in proportion to the
 //! value it decodes (buffered enums, strings, lists), so the count follows its work. The timed
 //! counterpart is the `record_locate` group of `benches/record_decode.rs`.
 //!
@@ -197,13 +197,13 @@ fn locating_a_crafted_corrupt_record_allocates_linearly() {
     );
 }
 
-/// The locating path decodes again only what the fast path did not decode before it gave up;
-/// where a member is repeated (so the parsed value may hold another occurrence than the one the
-/// fast path read), it decodes everything. Either way the answer is the locating path's own.
-#[cfg(feature = "testing")]
+/// Late breaks, and members and records repeated before and after a break (one spelt with an
+/// escape): the decoder reads every member from its own text, the last of a repeated name, and
+/// answers what a parse answers: the issues of the record's own `Deserialize` over the parsed
+/// record (which reads the last occurrence, members sorted).
 #[test]
-fn what_the_fast_path_decoded_is_skipped_only_where_the_answer_stays_the_same() {
-    use agent_interface::runtime::record_codec::decode_session_record_by_locating;
+fn repeats_and_late_breaks_answer_what_a_parse_answers() {
+    use agent_interface::session::InteractiveSessionRecord;
 
     let good = |index: usize| message(index, r#""t""#, "{}");
     let bad = |index: usize| message(index, "5", "{}");
@@ -212,7 +212,7 @@ fn what_the_fast_path_decoded_is_skipped_only_where_the_answer_stays_the_same() 
     };
     let list = |items: &[String]| items.join(",");
     let cases = [
-        // A late break: the first elements were decoded by the fast path.
+        // A late break, after valid elements.
         envelope(&format!(
             r#""messages":[{}]"#,
             list(&[good(0), good(1), bad(2), good(3), bad(4)])
@@ -247,7 +247,7 @@ fn what_the_fast_path_decoded_is_skipped_only_where_the_answer_stays_the_same() 
             good(0)
         )
         .into_bytes(),
-        // Only the fast path refuses (a repeated field in a message): valid after all.
+        // A field repeated in a message (a derived decoder refuses it): valid, the last counts.
         envelope(&format!(
             r#""messages":[{},{}]"#,
             good(0),
@@ -257,10 +257,25 @@ fn what_the_fast_path_decoded_is_skipped_only_where_the_answer_stays_the_same() 
     for bytes in cases {
         let text = String::from_utf8_lossy(&bytes).into_owned();
         let decoded = decode_session_record(&bytes, ID);
-        let located = decode_session_record_by_locating(&bytes, ID);
-        assert!(
-            decoded == located,
-            "{text}: {decoded:?} against {located:?}"
-        );
+        let document: serde_json::Value = serde_json::from_slice(&bytes).expect("JSON");
+        let by_a_parse =
+            <InteractiveSessionRecord as serde::Deserialize>::deserialize(&document["record"]);
+        match (&decoded, by_a_parse) {
+            (SessionRecordDecodeOutcome::Valid { record }, Ok(expected)) => {
+                assert!(**record == expected, "{text}");
+            }
+            (SessionRecordDecodeOutcome::Corrupt { issues, .. }, Err(error)) => {
+                let rendered: Vec<String> = issues
+                    .iter()
+                    .filter(|issue| !issue.message.starts_with("the record's id"))
+                    .map(|issue| {
+                        let path = issue.path.strip_prefix("record.").unwrap_or(&issue.path);
+                        format!("{path}: {}", issue.message)
+                    })
+                    .collect();
+                assert_eq!(rendered.join("; "), error.to_string(), "{text}");
+            }
+            (decoded, expected) => panic!("{text}: {decoded:?} against {expected:?}"),
+        }
     }
 }

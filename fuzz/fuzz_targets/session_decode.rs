@@ -5,18 +5,58 @@
 //!
 //! Properties:
 //! - it never panics, on any bytes and any id;
-//! - the fast path and the locating path answer the same outcome (the module's promise; the
-//!   locating decoder is exposed by feature `testing`);
+//! - it answers what a parse answers: parse the bytes into a `Value`, check the envelope, and
+//!   deserialize the record from the `Value` with the record's own `Deserialize` (which sees no
+//!   stored text: repeated names dropped, members sorted, numbers read). Valid with the same
+//!   record, unsupported with the same version, corrupt with the same issues (paths and
+//!   messages; for a parse's own error, only the path);
 //! - `valid` only for a record whose id is the stored id, and such a record encodes and decodes
 //!   back equal (`encode_session_record` round trip);
 //! - `corrupt` always carries at least one issue.
 #![no_main]
 
-use agent_interface::runtime::record_codec::{
-    decode_session_record, decode_session_record_by_locating, encode_session_record,
-};
-use agent_interface::session::SessionRecordDecodeOutcome;
+use agent_interface::agent_core::Value;
+use agent_interface::runtime::record_codec::{decode_session_record, encode_session_record};
+use agent_interface::session::{InteractiveSessionRecord, SessionRecordDecodeOutcome};
 use libfuzzer_sys::fuzz_target;
+
+/// What a parse answers: `Ok` with the outcome when it is not corrupt, `Err` with the first
+/// issue's path and, for the record's own error, the issues as one line (`path: message; …`,
+/// paths without `record.`, no foreign id).
+fn by_a_parse(bytes: &[u8], id: &str) -> Result<SessionRecordDecodeOutcome, (String, Option<String>)> {
+    let Ok(Value::Object(envelope)) = serde_json::from_slice::<Value>(bytes) else {
+        return Err((String::new(), None));
+    };
+    let cwd = envelope
+        .get("record")
+        .and_then(|record| record.get("cwd"))
+        .or_else(|| envelope.get("cwd"))
+        .and_then(Value::as_str)
+        .map(String::from);
+    let version = match envelope.get("schemaVersion") {
+        None => return Err((String::from("schemaVersion"), None)),
+        Some(version) => version.as_u64().or_else(|| {
+            version
+                .as_f64()
+                .filter(|v| v.fract() == 0.0 && (0.0..=9_007_199_254_740_992.0).contains(v))
+                .map(|v| v as u64)
+        }),
+    };
+    if version != Some(1) {
+        return Ok(SessionRecordDecodeOutcome::Unsupported { schema_version: version, cwd });
+    }
+    let record = match envelope.get("record") {
+        Some(record @ Value::Object(_)) => record,
+        _ => return Err((String::from("record"), None)),
+    };
+    match <InteractiveSessionRecord as serde::Deserialize>::deserialize(record) {
+        Ok(record) if record.id == id => Ok(SessionRecordDecodeOutcome::Valid {
+            record: Box::new(record),
+        }),
+        Ok(_) => Err((String::from("record.id"), None)),
+        Err(error) => Err((String::from("record"), Some(error.to_string()))),
+    }
+}
 
 fuzz_target!(|data: &[u8]| {
     let (id, bytes) = match data.iter().take(130).position(|&b| b == 0) {
@@ -27,13 +67,33 @@ fuzz_target!(|data: &[u8]| {
         None => (String::from("sess-2"), data),
     };
     let outcome = decode_session_record(bytes, &id);
-    let located = decode_session_record_by_locating(bytes, &id);
-    assert_eq!(
-        outcome,
-        located,
-        "the fast path and the locating path disagree on {:?} stored under {id:?}",
-        String::from_utf8_lossy(bytes)
-    );
+    match (&outcome, by_a_parse(bytes, &id)) {
+        (SessionRecordDecodeOutcome::Corrupt { issues, .. }, Err((path, Some(line)))) => {
+            let rendered: Vec<String> = issues
+                .iter()
+                .filter(|issue| !issue.message.starts_with("the record's id"))
+                .map(|issue| {
+                    let path = issue.path.strip_prefix("record.").unwrap_or(&issue.path);
+                    format!("{path}: {}", issue.message)
+                })
+                .collect();
+            assert_eq!(rendered.join("; "), line, "at {path} for {:?}", String::from_utf8_lossy(bytes));
+        }
+        (SessionRecordDecodeOutcome::Corrupt { issues, .. }, Err((path, None))) => {
+            assert_eq!(issues[0].path, path, "for {:?}", String::from_utf8_lossy(bytes));
+        }
+        (outcome, Ok(expected)) => assert_eq!(
+            outcome,
+            &expected,
+            "the decoder and a parse disagree on {:?} stored under {id:?}",
+            String::from_utf8_lossy(bytes)
+        ),
+        (outcome, Err(expected)) => panic!(
+            "the decoder answers {:?}, a parse corrupt at {expected:?}, for {:?}",
+            outcome.status(),
+            String::from_utf8_lossy(bytes)
+        ),
+    }
     match &outcome {
         SessionRecordDecodeOutcome::Valid { record } => {
             assert_eq!(record.id, id, "a valid record under another id");

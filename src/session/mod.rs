@@ -53,6 +53,8 @@ mod events;
 mod execution_result;
 mod goal;
 mod interaction;
+#[cfg(feature = "serde")]
+mod json_text;
 mod loop_state;
 mod plan;
 mod project_panel;
@@ -89,13 +91,10 @@ pub use capability::{
     SessionWorkspaceLocation, SetGoalOptions, ShutdownOptions, read_session_capability,
 };
 pub use decode::SessionRecordDecodeOutcome;
-// With `serde`, also the crate-private member decoder the record codec (runtime piece
-// `record-codec`) shares with the record's own `Deserialize`, named through this root.
-#[cfg(feature = "serde")]
-pub(crate) use decode::{RECORD, Skip, decode_members, describe};
-// The fast path of the record codec (not on bare metal) names these too.
-#[cfg(all(feature = "serde", not(target_os = "none")))]
-pub(crate) use decode::{RECORD_MEMBERS, foreign_id};
+// The runtime piece `record-codec` reads through the member decoder the record's own
+// `Deserialize` uses, and through the same outline of JSON text; both are named through this root.
+#[cfg(feature = "record-codec")]
+pub(crate) use decode::{RECORD, decode_members_unread, describe_text};
 pub use directory::{SessionDirectory, SessionSwitchedEvent};
 pub use event_payloads::{
     CompactEvent, CompactTrigger, ContextReferenceItem, ContextReferenceLoadType,
@@ -115,6 +114,8 @@ pub use interaction::{
     TerminalHandoff, ToolCallObservation, read_assistant_replies, read_errors,
     read_last_assistant_text, read_tool_calls,
 };
+#[cfg(feature = "record-codec")]
+pub(crate) use json_text::{Child, Member, first_byte, named, outline_plain, whole};
 pub use loop_state::{
     LoopDelay, LoopDelayOutOfRange, LoopInput, LoopInputKind, LoopRefusal, SessionLoopPhase,
     SessionLoopState, SessionLoopStatus, WaitingLoopStopOutcome, next_loop_state,

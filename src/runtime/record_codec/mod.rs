@@ -13,12 +13,10 @@
 //!   into a [`SessionLoadOutcome`] with `From`. It has no `missing` (absence is a store's fact:
 //!   bytes that are not there never reach a decoder) and no `locked` (only a sealing store
 //!   knows about keys).
-//! - `decode_session_record_by_locating` (feature `testing`) is the decoder without its fast
-//!   path, for equivalence tests: on every input both answer the same outcome.
 //!
 //! A record read from JSON that is not a stored envelope (a bare record in a payload) needs no
-//! codec: the record's own `serde::Deserialize` (feature `serde`) uses the same member decoder,
-//! so both agree on every rule.
+//! codec: the record's own `serde::Deserialize` (feature `serde`) uses the same member decoder
+//! (over the record written back as text), so both agree on every rule.
 //!
 //! # The rules it keeps
 //!
@@ -42,7 +40,7 @@
 //!   required members, the closed literal sets and ranges the member types declare); no value of
 //!   a well-typed member changes the outcome.
 //! - **Best-effort `cwd`.** A corrupt or unsupported answer carries the record's `cwd` when it can
-//!   be read: from the parsed document when the bytes are JSON, otherwise from a small tolerant
+//!   be read: from the document's outline when the bytes are JSON, otherwise from a small tolerant
 //!   scanner that reads the text up to the first `record.cwd` (or top-level `cwd`) string and
 //!   gives up at the first syntax error before it.
 //! - **Unknown members of the record** are kept in
@@ -54,38 +52,37 @@
 //!
 //! | file | what it holds |
 //! |---|---|
-//! | `mod` | the encoder, the decoder and its locating path over a parsed document |
-//! | `fast` | the fast path for valid records (not on bare metal) |
-//! | `scan` | the best-effort `cwd` scanner and the repeated-member check |
+//! | `mod` | the encoder, and the decoder: the envelope read through an outline of the text |
+//! | `scan` | the best-effort `cwd` scanner for bytes that are not JSON |
 //!
-//! The member decoder both paths share, and the narrowing of an issue below a failing value,
-//! stay with the record in the session family: they are also the record's own
-//! `serde::Deserialize`. How it is built, and why (the envelope, one member decoder for
-//! [`InteractiveSessionRecord`] and [`SessionLoadOutcome`], the fast path for valid records and
-//! its absence on bare metal, how issues are narrowed and what bounds that work), is recorded in
+//! There is one decoder, the same on every target (bare metal included): the text is outlined
+//! in one pass (the envelope's members, the record's members, the elements of its lists), and
+//! every member and element is decoded from its own span of the text with serde_json's text
+//! reader, one instance of each member decoder, for valid and corrupt records alike. A failing
+//! one is narrowed by trial decodes of its text. That member decoder, the outline
+//! (`session/json_text.rs`) and the narrowing stay with the record in the session family: they
+//! are also the record's own `serde::Deserialize`. How it is built, and why (the envelope, one
+//! member decoder for [`InteractiveSessionRecord`] and [`SessionLoadOutcome`], decoding from
+//! text only, how issues are narrowed and what bounds that work), is recorded in
 //! `docs/decisions/session-record-codec.md`.
 
-#[cfg(not(target_os = "none"))]
-mod fast;
 mod scan;
 
 use alloc::boxed::Box;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
+use core::ops::Range;
 
-use crate::agent_core::{Value, ValueMap};
+use crate::agent_core::Value;
 #[cfg(doc)]
 use crate::session::SessionLoadOutcome;
-#[cfg(not(target_os = "none"))]
-use crate::session::foreign_id;
 use crate::session::{
-    InteractiveSessionRecord, RECORD, SESSION_RECORD_SCHEMA_VERSION, SessionRecordDecodeIssue,
-    SessionRecordDecodeOutcome, Skip, decode_members, describe,
+    Child, InteractiveSessionRecord, Member, RECORD, SESSION_RECORD_SCHEMA_VERSION,
+    SessionRecordDecodeIssue, SessionRecordDecodeOutcome, decode_members_unread, describe_text,
+    first_byte, named, outline_plain, whole,
 };
 
-#[cfg(not(target_os = "none"))]
-use fast::{Progress, valid_record};
 use scan::scan_cwd;
 
 /// Writes `record` in the versioned envelope a store keeps:
@@ -116,47 +113,6 @@ pub fn encode_session_record(
 /// shape-valid record, and a record whose `id` is exactly `stored_id`.
 #[must_use]
 pub fn decode_session_record(bytes: &[u8], stored_id: &str) -> SessionRecordDecodeOutcome {
-    #[cfg(not(target_os = "none"))]
-    let skip = match core::str::from_utf8(bytes) {
-        Ok(text) => {
-            let progress = Progress::default();
-            if let Some(record) = valid_record(text, &progress) {
-                if record.id == stored_id {
-                    return SessionRecordDecodeOutcome::Valid {
-                        record: Box::new(record),
-                    };
-                }
-                // What the locating path finds too: every member decodes, only the id is
-                // another.
-                return SessionRecordDecodeOutcome::Corrupt {
-                    issues: alloc::vec![foreign_id(RECORD, &record.id, stored_id)],
-                    cwd: Some(record.cwd),
-                };
-            }
-            progress.skip(bytes)
-        }
-        Err(_) => Skip::NONE,
-    };
-    #[cfg(target_os = "none")]
-    let skip = Skip::NONE;
-    locate(bytes, stored_id, skip)
-}
-
-/// The locating path of [`decode_session_record`] alone: without the fast path (which answers a
-/// valid record, and one that only names another id) and without skipping what the fast path
-/// decoded. For equivalence tests: on every input both functions answer the same outcome.
-#[cfg(feature = "testing")]
-#[must_use]
-pub fn decode_session_record_by_locating(
-    bytes: &[u8],
-    stored_id: &str,
-) -> SessionRecordDecodeOutcome {
-    locate(bytes, stored_id, Skip::NONE)
-}
-
-/// Parses into a JSON value, decodes each member from it (but what `skip` names) and locates
-/// every failure.
-fn locate(bytes: &[u8], stored_id: &str, skip: Skip) -> SessionRecordDecodeOutcome {
     let text = match core::str::from_utf8(bytes) {
         Ok(text) => text,
         Err(error) => {
@@ -167,54 +123,138 @@ fn locate(bytes: &[u8], stored_id: &str, skip: Skip) -> SessionRecordDecodeOutco
             );
         }
     };
-    let document: Value = match serde_json::from_str(text) {
-        Ok(document) => document,
-        Err(error) => {
-            return corrupt(
-                "",
-                format!("the stored bytes are not JSON: {error}"),
-                scan_cwd(bytes),
-            );
-        }
+    // The envelope, the record's members and their elements, and whether the text is plain
+    // (see `outline_plain`), in one pass over the text.
+    let document = whole(text);
+    let Some((outlined, plain)) = outline_plain(text, &document, 3) else {
+        return not_json(text);
     };
-    let Value::Object(mut envelope) = document else {
+    let Some(children) = outlined
+        .children
+        .filter(|_| first_byte(text, &document) == b'{')
+    else {
         let message = format!(
             "invalid type: {}, expected a session record envelope (an object)",
-            describe(&document)
+            describe_text(text, &document)
         );
-        return corrupt("", message, None);
+        return checked(text, plain, corrupt("", message, None));
     };
-    let cwd = envelope_cwd(&envelope);
+    let (mut records, others): (Vec<Child<'_>>, Vec<Child<'_>>) = children
+        .into_iter()
+        .partition(|child| child.name.as_deref() == Some(RECORD));
+    let record = records.pop();
+    let envelope = named(others);
+    let cwd = envelope_cwd(text, &envelope, record.as_ref());
 
-    match envelope.get("schemaVersion").map(whole_number) {
-        None => return corrupt("schemaVersion", "missing field `schemaVersion`", cwd),
-        Some(Some(SESSION_RECORD_SCHEMA_VERSION)) => {}
-        Some(schema_version) => {
-            return SessionRecordDecodeOutcome::Unsupported {
-                schema_version,
-                cwd,
-            };
-        }
-    }
-
-    match envelope.remove(RECORD) {
-        Some(Value::Object(members)) => {
-            match decode_members(members, RECORD, Some(stored_id), skip) {
-                Ok(record) => SessionRecordDecodeOutcome::Valid {
-                    record: Box::new(record),
-                },
-                Err(issues) => SessionRecordDecodeOutcome::Corrupt { issues, cwd },
+    let version = last(&envelope, "schemaVersion").map(|span| {
+        serde_json::from_str::<Value>(&text[span])
+            .ok()
+            .as_ref()
+            .and_then(whole_number)
+    });
+    let outcome = match version {
+        None => corrupt("schemaVersion", "missing field `schemaVersion`", cwd),
+        Some(Some(SESSION_RECORD_SCHEMA_VERSION)) => match record {
+            Some(record) if first_byte(text, &record.node.span) == b'{' => {
+                // The spans no decoder reads whole: the other members of the envelope, an
+                // earlier `record`, and (when the record fails) its failing members and
+                // elements and those no decode reached.
+                let mut unread: Vec<Range<usize>> = envelope
+                    .iter()
+                    .map(|member| member.value.clone())
+                    .chain(records.iter().map(|record| record.node.span.clone()))
+                    .collect();
+                let outcome = match decode_members_unread(
+                    text,
+                    &record.node,
+                    RECORD,
+                    Some(stored_id),
+                    &mut unread,
+                ) {
+                    Ok(record) => SessionRecordDecodeOutcome::Valid {
+                        record: Box::new(record),
+                    },
+                    Err(issues) => SessionRecordDecodeOutcome::Corrupt { issues, cwd },
+                };
+                // serde_json read the rest strictly, as the outline did the structure around
+                // it: the text is JSON a parse accepts when it is plain and the spans no
+                // decoder read are JSON serde_json skips.
+                let rest = unread
+                    .iter()
+                    .all(|span| text.get(span.clone()).is_some_and(skips));
+                if plain && rest {
+                    return outcome;
+                }
+                outcome
             }
-        }
-        Some(other) => {
-            let message = format!(
-                "invalid type: {}, expected a session record (an object)",
-                describe(&other)
-            );
-            corrupt(RECORD, message, cwd)
-        }
-        None => corrupt(RECORD, "missing field `record`", cwd),
+            Some(record) => {
+                let message = format!(
+                    "invalid type: {}, expected a session record (an object)",
+                    describe_text(text, &record.node.span)
+                );
+                corrupt(RECORD, message, cwd)
+            }
+            None => corrupt(RECORD, "missing field `record`", cwd),
+        },
+        Some(schema_version) => SessionRecordDecodeOutcome::Unsupported {
+            schema_version,
+            cwd,
+        },
+    };
+    checked(text, plain, outcome)
+}
+
+/// `outcome` when `text` is JSON a parse accepts, else the corrupt answer for text that is not
+/// JSON. What a skip accepts and is `plain` (see `outline_plain`), a parse accepts too;
+/// otherwise a parse decides.
+fn checked(
+    text: &str,
+    plain: bool,
+    outcome: SessionRecordDecodeOutcome,
+) -> SessionRecordDecodeOutcome {
+    if plain && skips(text) {
+        return outcome;
     }
+    match serde_json::from_str::<Value>(text) {
+        Ok(_) => outcome,
+        Err(error) => corrupt(
+            "",
+            format!("the stored bytes are not JSON: {error}"),
+            scan_cwd(text.as_bytes()),
+        ),
+    }
+}
+
+/// Whether serde_json reads `text` as one value it skips (more leniently than it parses one:
+/// see `outline_plain`).
+fn skips(text: &str) -> bool {
+    serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
+}
+
+/// The answer for text the outline cannot read: not JSON.
+fn not_json(text: &str) -> SessionRecordDecodeOutcome {
+    let error = match serde_json::from_str::<serde::de::IgnoredAny>(text) {
+        Err(error) => error,
+        // Never (the outline reads all JSON), but total.
+        Ok(_) => match serde_json::from_str::<Value>(text) {
+            Err(error) => error,
+            Ok(_) => <serde_json::Error as serde::de::Error>::custom("unreadable"),
+        },
+    };
+    corrupt(
+        "",
+        format!("the stored bytes are not JSON: {error}"),
+        scan_cwd(text.as_bytes()),
+    )
+}
+
+/// The span of the last member named `name` (the one a parse keeps).
+fn last(members: &[Member<'_>], name: &str) -> Option<Range<usize>> {
+    members
+        .iter()
+        .rev()
+        .find(|member| member.name == name)
+        .map(|member| member.value.clone())
 }
 
 fn corrupt(
@@ -228,15 +268,27 @@ fn corrupt(
     }
 }
 
-/// The `cwd` of a parsed document that may not be a valid envelope: `record.cwd`, else a
-/// top-level `cwd` (a bare record), when it is a string.
-fn envelope_cwd(envelope: &ValueMap) -> Option<String> {
-    envelope
-        .get(RECORD)
-        .and_then(|record| record.get("cwd"))
-        .or_else(|| envelope.get("cwd"))
-        .and_then(Value::as_str)
-        .map(String::from)
+/// The `cwd` of a document that may not be a valid envelope: `record.cwd`, else a top-level
+/// `cwd` (a bare record), when it is a string.
+fn envelope_cwd(text: &str, envelope: &[Member<'_>], record: Option<&Child<'_>>) -> Option<String> {
+    let string = |span: Range<usize>| {
+        (first_byte(text, &span) == b'"')
+            .then(|| serde_json::from_str::<String>(&text[span]).ok())
+            .flatten()
+    };
+    // The record's members from the document's outline: no second pass over its text.
+    record
+        .filter(|record| first_byte(text, &record.node.span) == b'{')
+        .and_then(|record| record.node.children.as_deref())
+        .and_then(|members| {
+            members
+                .iter()
+                .rev()
+                .find(|member| member.name.as_deref() == Some("cwd"))
+        })
+        .map(|member| member.node.span.clone())
+        .or_else(|| last(envelope, "cwd"))
+        .and_then(string)
 }
 
 /// A declared version as a whole number (`1` and `1.0` alike), or `None`.

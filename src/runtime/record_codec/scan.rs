@@ -1,13 +1,7 @@
-//! The best-effort `cwd` scanner for bytes that do not parse, and the repeated-member check
-//! the fast path needs before the locating path may skip what it decoded.
+//! The best-effort `cwd` scanner for bytes that do not parse.
 
 use alloc::string::String;
 use alloc::vec::Vec;
-
-#[cfg(not(target_os = "none"))]
-use super::fast::skip_quoted;
-#[cfg(not(target_os = "none"))]
-use crate::session::RECORD;
 
 /// The deepest nesting the best-effort `cwd` scanner follows (serde_json's own limit).
 const SCAN_DEPTH: usize = 128;
@@ -18,15 +12,6 @@ const SCAN_DEPTH: usize = 128;
 pub(super) fn scan_cwd(bytes: &[u8]) -> Option<String> {
     let mut scanner = Scanner { bytes, pos: 0 };
     scanner.value(Place::Document, 0).ok().flatten()
-}
-
-/// True when the envelope in `bytes`, or a `record` object in it, names a member twice; true
-/// too when the text is not an object, is broken before its end, or nests deeper than a parse
-/// reads (nothing can be told then).
-#[cfg(not(target_os = "none"))]
-pub(super) fn repeats_a_member(bytes: &[u8]) -> bool {
-    let mut scanner = Scanner { bytes, pos: 0 };
-    scanner.repeats(true).unwrap_or(true)
 }
 
 /// Where a scanned value sits.
@@ -71,78 +56,6 @@ impl Scanner<'_> {
             Ok(())
         } else {
             Err(Broken)
-        }
-    }
-
-    /// Scans an object (the envelope, or with `envelope` false a record): `Ok(true)` at a
-    /// member named twice in it, or in a `record` object of the envelope.
-    #[cfg(not(target_os = "none"))]
-    fn repeats(&mut self, envelope: bool) -> Result<bool, Broken> {
-        self.expect(b'{')?;
-        let mut names = alloc::collections::BTreeSet::new();
-        self.skip_space();
-        if self.peek() == Some(b'}') {
-            self.pos += 1;
-            return Ok(false);
-        }
-        loop {
-            self.skip_space();
-            let name = self.string()?;
-            self.expect(b':')?;
-            self.skip_space();
-            if envelope && name == RECORD.as_bytes() && self.peek() == Some(b'{') {
-                if self.repeats(false)? {
-                    return Ok(true);
-                }
-            } else {
-                self.skip_value()?;
-            }
-            if !names.insert(name) {
-                return Ok(true);
-            }
-            self.skip_space();
-            match self.bump() {
-                Some(b',') => {}
-                Some(b'}') => return Ok(false),
-                _ => return Err(Broken),
-            }
-        }
-    }
-
-    /// Skips one value (at the current position, after any space), without recursion and
-    /// without decoding its strings. Loose like [`Scanner::scalar`]: it finds where a value of
-    /// valid text ends, and stops at some errors of broken text.
-    #[cfg(not(target_os = "none"))]
-    fn skip_value(&mut self) -> Result<(), Broken> {
-        let mut depth = 0_usize;
-        let mut rest = self.bytes.get(self.pos..).ok_or(Broken)?;
-        loop {
-            let (&byte, tail) = rest.split_first().ok_or(Broken)?;
-            rest = tail;
-            match byte {
-                b'"' => rest = skip_quoted(rest).ok_or(Broken)?,
-                b'[' | b'{' => {
-                    depth += 1;
-                    if depth > SCAN_DEPTH {
-                        return Err(Broken);
-                    }
-                    continue;
-                }
-                b']' | b'}' => depth = depth.checked_sub(1).ok_or(Broken)?,
-                _ if depth > 0 => continue,
-                b'0'..=b'9' | b'a'..=b'z' | b'A'..=b'Z' | b'+' | b'-' | b'.' => {
-                    let len = rest
-                        .iter()
-                        .position(|byte| !matches!(byte, b'0'..=b'9' | b'a'..=b'z' | b'A'..=b'Z' | b'+' | b'-' | b'.'))
-                        .unwrap_or(rest.len());
-                    rest = rest.get(len..).ok_or(Broken)?;
-                }
-                _ => return Err(Broken),
-            }
-            if depth == 0 {
-                self.pos = self.bytes.len() - rest.len();
-                return Ok(());
-            }
         }
     }
 

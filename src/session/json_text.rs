@@ -1,0 +1,440 @@
+//! Spans of JSON text that is already known to be valid (serde_json read or parsed it): where an
+//! object's members and an array's elements are, a value's canonical form (the form a parse
+//! into a `Value` writes back: members sorted by name, the last of a repeated name kept), and
+//! what decoding a value costs. The member decoder of `decode` reads a record's members and
+//! narrows its issues through these spans, so it decodes from text only.
+//!
+//! Total on any text: broken text gives `None` (or a best effort), never a panic.
+
+use alloc::borrow::Cow;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::ops::Range;
+
+/// The deepest nesting followed (serde_json's own limit for a parse).
+const DEPTH: usize = 128;
+
+/// One member of an object: its name (escapes decoded), where its name starts (the quote) and
+/// the span of its value.
+pub(crate) struct Member<'t> {
+    pub(crate) name: Cow<'t, str>,
+    pub(crate) start: usize,
+    pub(crate) value: Range<usize>,
+}
+
+/// The span of the value that is the whole of `text`, without surrounding space.
+pub(crate) fn whole(text: &str) -> Range<usize> {
+    let bytes = text.as_bytes();
+    let start = space(bytes, 0);
+    let mut end = bytes.len();
+    while end > start && matches!(bytes.get(end - 1), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        end -= 1;
+    }
+    start..end
+}
+
+/// The first byte of a span (`0` when it is empty).
+pub(crate) fn first_byte(text: &str, span: &Range<usize>) -> u8 {
+    text.as_bytes().get(span.start).copied().unwrap_or(0)
+}
+
+/// A value's outline: its span and, down to the levels asked for, its members or elements.
+pub(crate) struct Node<'t> {
+    pub(crate) span: Range<usize>,
+    /// The members of an object (named) or the elements of an array (unnamed), when outlined.
+    pub(crate) children: Option<Vec<Child<'t>>>,
+}
+
+/// A member of an outlined object (with its name and where its name starts) or an element of
+/// an outlined array.
+pub(crate) struct Child<'t> {
+    pub(crate) name: Option<Cow<'t, str>>,
+    pub(crate) start: usize,
+    pub(crate) node: Node<'t>,
+}
+
+/// The outline of the value at `span` (exactly: nothing but space may follow it), objects and
+/// arrays split into their members and elements `levels` deep, in one pass over the text;
+/// `None` when the text is broken.
+pub(crate) fn outline<'t>(text: &'t str, span: &Range<usize>, levels: usize) -> Option<Node<'t>> {
+    outline_plain(text, span, levels).map(|(node, _)| node)
+}
+
+/// [`outline`], and in the same pass whether the value is plain: it holds none of what
+/// serde_json skips in an ignored value but refuses in a parse (a `\u` escape of a UTF-16
+/// surrogate, a number that could overflow an `f64`: one with an exponent, or
+/// [`PLAIN_NUMBER`] characters long; nesting deeper than [`PLAIN_DEPTH`]). Conservative: it
+/// may call text a parse accepts not plain, never the reverse. So text that serde_json skips
+/// (or reads strictly) and that is plain, a parse accepts.
+pub(crate) fn outline_plain<'t>(
+    text: &'t str,
+    span: &Range<usize>,
+    levels: usize,
+) -> Option<(Node<'t>, bool)> {
+    let mut plain = true;
+    let node = node(text, span.start, levels, 0, &mut plain)?;
+    (node.span.end == span.end).then_some((node, plain))
+}
+
+/// The outline of the value at `start`, nested `depth` deep; clears `plain` when it is not.
+fn node<'t>(
+    text: &'t str,
+    start: usize,
+    levels: usize,
+    depth: usize,
+    plain: &mut bool,
+) -> Option<Node<'t>> {
+    let bytes = text.as_bytes();
+    let close = match bytes.get(start) {
+        Some(b'{') if levels > 0 => b'}',
+        Some(b'[') if levels > 0 => b']',
+        _ => {
+            let end = value_end_at(bytes, start, depth, plain)?;
+            return Some(Node {
+                span: start..end,
+                children: None,
+            });
+        }
+    };
+    if depth + 1 > PLAIN_DEPTH {
+        *plain = false;
+    }
+    let mut children = Vec::new();
+    let mut pos = space(bytes, start + 1);
+    if bytes.get(pos) == Some(&close) {
+        return Some(Node {
+            span: start..pos + 1,
+            children: Some(children),
+        });
+    }
+    loop {
+        let child_start = pos;
+        let name = if close == b'}' {
+            if bytes.get(pos) != Some(&b'"') {
+                return None;
+            }
+            let after_name = skip_string(bytes.get(pos + 1..)?, plain)?;
+            let name_end = bytes.len() - after_name.len();
+            let name = name(text, pos..name_end)?;
+            pos = space(bytes, name_end);
+            if bytes.get(pos) != Some(&b':') {
+                return None;
+            }
+            pos = space(bytes, pos + 1);
+            Some(name)
+        } else {
+            None
+        };
+        let child = node(text, pos, levels - 1, depth + 1, plain)?;
+        pos = space(bytes, child.span.end);
+        children.push(Child {
+            name,
+            start: child_start,
+            node: child,
+        });
+        match bytes.get(pos) {
+            Some(b',') => pos = space(bytes, pos + 1),
+            Some(&byte) if byte == close => {
+                return Some(Node {
+                    span: start..pos + 1,
+                    children: Some(children),
+                });
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// The members of the object at `span`, in the order written; `None` when it is not an object
+/// or the text is broken.
+pub(crate) fn members<'t>(text: &'t str, span: &Range<usize>) -> Option<Vec<Member<'t>>> {
+    if text.as_bytes().get(span.start) != Some(&b'{') {
+        return None;
+    }
+    Some(named(outline(text, span, 1)?.children?))
+}
+
+/// The members of an outlined object.
+pub(crate) fn named(children: Vec<Child<'_>>) -> Vec<Member<'_>> {
+    children
+        .into_iter()
+        .map(|child| Member {
+            name: child.name.unwrap_or_default(),
+            start: child.start,
+            value: child.node.span,
+        })
+        .collect()
+}
+
+/// The spans of the elements of the array at `span`; `None` when it is not an array or the
+/// text is broken.
+pub(crate) fn elements(text: &str, span: &Range<usize>) -> Option<Vec<Range<usize>>> {
+    if text.as_bytes().get(span.start) != Some(&b'[') {
+        return None;
+    }
+    let children = outline(text, span, 1)?.children?;
+    Some(children.into_iter().map(|child| child.node.span).collect())
+}
+
+/// The text without the member `index` of `members` (the members of one object) and the comma
+/// that separates it from its neighbour.
+pub(crate) fn without_member(members: &[Member<'_>], index: usize) -> Option<Range<usize>> {
+    let member = members.get(index)?;
+    Some(match (members.get(index + 1), index.checked_sub(1)) {
+        (Some(next), _) => member.start..next.start,
+        (None, Some(before)) => members.get(before)?.value.end..member.value.end,
+        (None, None) => member.start..member.value.end,
+    })
+}
+
+/// The part of the text to take away so that the array with these `elements` keeps only its
+/// first `len`.
+pub(crate) fn beyond(elements: &[Range<usize>], len: usize) -> Option<Range<usize>> {
+    let last = elements.last()?;
+    match len.checked_sub(1) {
+        None => Some(elements.first()?.start..last.end),
+        Some(kept) => Some(elements.get(kept)?.end..last.end),
+    }
+}
+
+/// Writes the value at `span` in canonical form to `out`: every object's members sorted by
+/// name, of a repeated name only the last; what a parse into a `Value` and a write back give
+/// (but for numbers and escapes, kept as written). False on broken text or nesting deeper than
+/// a parse reads.
+pub(crate) fn canonical(text: &str, span: &Range<usize>, out: &mut String) -> bool {
+    canonical_at(text, span, out, 0).is_some()
+}
+
+fn canonical_at(text: &str, span: &Range<usize>, out: &mut String, depth: usize) -> Option<()> {
+    if depth > DEPTH {
+        return None;
+    }
+    match first_byte(text, span) {
+        b'{' => {
+            let members = members(text, span)?;
+            // The last of each name, sorted by name (stable: equal names keep their order).
+            let mut order: Vec<usize> = (0..members.len()).collect();
+            order.sort_by(|a, b| members[*a].name.cmp(&members[*b].name));
+            out.push('{');
+            let mut first = true;
+            for (at, &index) in order.iter().enumerate() {
+                let member = &members[index];
+                if order
+                    .get(at + 1)
+                    .is_some_and(|&next| members[next].name == member.name)
+                {
+                    continue;
+                }
+                if !first {
+                    out.push(',');
+                }
+                first = false;
+                let name_end = text.get(member.start..member.value.start)?.rfind(':')?;
+                out.push_str(text.get(member.start..member.start + name_end)?.trim_end());
+                out.push(':');
+                canonical_at(text, &member.value, out, depth + 1)?;
+            }
+            out.push('}');
+        }
+        b'[' => {
+            // Element by element as the text goes, with no list of their spans (an array may
+            // hold many thousands of small values).
+            let bytes = text.as_bytes();
+            out.push('[');
+            let mut pos = space(bytes, span.start + 1);
+            if bytes.get(pos) != Some(&b']') {
+                loop {
+                    let end = value_end_at(bytes, pos, 0, &mut true)?;
+                    canonical_at(text, &(pos..end), out, depth + 1)?;
+                    pos = space(bytes, end);
+                    match bytes.get(pos) {
+                        Some(b',') => {
+                            out.push(',');
+                            pos = space(bytes, pos + 1);
+                        }
+                        Some(b']') => break,
+                        _ => return None,
+                    }
+                }
+            }
+            if pos + 1 != span.end {
+                return None;
+            }
+            out.push(']');
+        }
+        _ => out.push_str(text.get(span.clone())?),
+    }
+    Some(())
+}
+
+/// What decoding the value at `span` costs, in units of about one value: one per value, one
+/// more per 32 bytes of its strings and member names; `None` once above `limit`.
+pub(crate) fn weight(text: &str, span: &Range<usize>, limit: usize) -> Option<usize> {
+    let bytes = text.as_bytes().get(span.clone())?;
+    let mut total = 0_usize;
+    let mut rest = bytes;
+    while let Some((&byte, tail)) = rest.split_first() {
+        rest = tail;
+        match byte {
+            b'"' => {
+                let after = skip_quoted(rest)?;
+                let len = rest.len() - after.len();
+                rest = after;
+                // A member name counts its length only; a string value one more.
+                let name = rest
+                    .iter()
+                    .find(|byte| !matches!(byte, b' ' | b'\t' | b'\n' | b'\r'))
+                    == Some(&b':');
+                total = total.saturating_add(len / 32 + usize::from(!name));
+            }
+            b'{' | b'[' => total = total.saturating_add(1),
+            b'-' | b'0'..=b'9' | b't' | b'f' | b'n' => {
+                total = total.saturating_add(1);
+                let len = rest
+                    .iter()
+                    .position(|byte| !byte.is_ascii_alphanumeric() && !b"+-.".contains(byte))
+                    .unwrap_or(rest.len());
+                rest = rest.get(len..)?;
+            }
+            _ => {}
+        }
+        if total > limit {
+            return None;
+        }
+    }
+    Some(total)
+}
+
+/// Deeper nesting than this is not plain (see [`outline_plain`]; serde_json's own limit is 128
+/// for a parse, none for a skipped value).
+const PLAIN_DEPTH: usize = 100;
+
+/// A number token this long or longer is not plain (a shorter one without an exponent cannot
+/// overflow an `f64`).
+const PLAIN_NUMBER: usize = 300;
+
+/// The name of a member from its quoted span: borrowed when it holds no escape.
+fn name<'t>(text: &'t str, quoted: Range<usize>) -> Option<Cow<'t, str>> {
+    let inner = text.get(quoted.start + 1..quoted.end - 1)?;
+    if inner.bytes().any(|byte| byte < 0x20) {
+        return None;
+    }
+    if inner.contains('\\') {
+        serde_json::from_str::<String>(text.get(quoted)?)
+            .ok()
+            .map(Cow::Owned)
+    } else {
+        Some(Cow::Borrowed(inner))
+    }
+}
+
+/// The position of the first byte at or after `pos` that is not JSON space.
+fn space(bytes: &[u8], mut pos: usize) -> usize {
+    while matches!(bytes.get(pos), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        pos += 1;
+    }
+    pos
+}
+
+/// Where the value that starts at `pos`, nested `base` deep, ends, without recursion and
+/// without decoding its strings; clears `plain` when it is not (see [`outline_plain`]). Loose:
+/// it finds where a value of valid text ends, and stops at some errors of broken text (and at
+/// nesting deeper than a parse reads).
+fn value_end_at(bytes: &[u8], pos: usize, base: usize, plain: &mut bool) -> Option<usize> {
+    let mut depth = 0_usize;
+    let mut rest = bytes.get(pos..)?;
+    loop {
+        let (&byte, tail) = rest.split_first()?;
+        rest = tail;
+        match byte {
+            b'"' => rest = skip_string(rest, plain)?,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > DEPTH {
+                    return None;
+                }
+                if base + depth > PLAIN_DEPTH {
+                    *plain = false;
+                }
+                continue;
+            }
+            b']' | b'}' => depth = depth.checked_sub(1)?,
+            b'-' | b'0'..=b'9' => {
+                let len = token(rest);
+                let (number, tail) = rest.split_at(len);
+                if len + 1 >= PLAIN_NUMBER || number.iter().any(|byte| matches!(byte, b'e' | b'E'))
+                {
+                    *plain = false;
+                }
+                rest = tail;
+            }
+            _ if depth > 0 => continue,
+            b'a'..=b'z' | b'A'..=b'Z' | b'+' | b'.' => rest = rest.get(token(rest)..)?,
+            _ => return None,
+        }
+        if depth == 0 {
+            return Some(bytes.len() - rest.len());
+        }
+    }
+}
+
+/// The length of the rest of a scalar token (letters, digits, `+`, `-`, `.`).
+fn token(rest: &[u8]) -> usize {
+    rest.iter()
+        .position(|byte| !byte.is_ascii_alphanumeric() && !b"+-.".contains(byte))
+        .unwrap_or(rest.len())
+}
+
+/// The high bit of each of the eight bytes of `word` that is `byte`, and maybe of some bytes
+/// above the first such one (a borrow may carry): its lowest set bit is exact.
+const fn bytes_equal(word: u64, byte: u8) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let diff = word ^ (ONES * byte as u64);
+    diff.wrapping_sub(ONES) & !diff & (ONES << 7)
+}
+
+/// Where the first quote or backslash of `bytes` is, eight bytes at a time.
+fn quote_or_escape(bytes: &[u8]) -> Option<usize> {
+    let mut at = 0;
+    while let Some(chunk) = bytes.get(at..).and_then(<[u8]>::first_chunk::<8>) {
+        let word = u64::from_le_bytes(*chunk);
+        let found = bytes_equal(word, b'"') | bytes_equal(word, b'\\');
+        if found != 0 {
+            return Some(at + found.trailing_zeros() as usize / 8);
+        }
+        at += 8;
+    }
+    let tail = bytes.get(at..)?;
+    Some(
+        at + tail
+            .iter()
+            .position(|&byte| byte == b'"' || byte == b'\\')?,
+    )
+}
+
+/// Skips the rest of a string (after its opening quote), whatever its escapes; `None` at the
+/// end.
+pub(crate) fn skip_quoted(rest: &[u8]) -> Option<&[u8]> {
+    skip_string(rest, &mut true)
+}
+
+/// Skips the rest of a string; `None` at the end. Clears `plain` at a surrogate escape.
+fn skip_string<'b>(mut rest: &'b [u8], plain: &mut bool) -> Option<&'b [u8]> {
+    loop {
+        let at = quote_or_escape(rest)?;
+        let (&byte, tail) = rest.get(at..)?.split_first()?;
+        if byte == b'"' {
+            return Some(tail);
+        }
+        let (&escaped, tail) = tail.split_first()?;
+        if escaped == b'u'
+            && matches!(
+                tail,
+                [b'd' | b'D', b'8'..=b'9' | b'a'..=b'f' | b'A'..=b'F', ..]
+            )
+        {
+            *plain = false;
+        }
+        rest = tail;
+    }
+}
