@@ -14,7 +14,8 @@ use crate::runtime::record_codec::{decode_session_record, encode_session_record}
 use crate::session::{
     ContentProvenance, InteractiveSessionRecord, InteractiveSessionStore, LoadPurpose,
     LockedReason, RecordDigest, RecordOwner, SaveOutcome, SavePurpose, SaveRefusal,
-    SessionListEntry, SessionLoadOutcome, SessionRecordDecodeIssue, SessionStoreListing,
+    SessionListEntry, SessionLoadOutcome, SessionRecordDecodeIssue, SessionRecordDecodeOutcome,
+    SessionStoreListing,
 };
 
 use super::medium::{RecordMedium, WriterId, WriterMark};
@@ -739,17 +740,16 @@ impl<M: RecordMedium, S: RecordSeal> RecordStore<M, S> {
     }
 }
 
-/// The outcome of what a seal opened, decoded by the session codec.
+/// The outcome of what a seal opened, decoded by the session codec: the codec's outcome becomes
+/// the port's in this one match (a valid record moves over with the seal's owner).
 fn classify_opened(id: &RecordId, opened: Opened<'_>) -> SessionLoadOutcome {
     match opened {
-        Opened::Plaintext { bytes, owner } => {
-            match SessionLoadOutcome::from(decode_session_record(&bytes, id.as_str())) {
-                SessionLoadOutcome::Valid { record, .. } => {
-                    SessionLoadOutcome::Valid { record, owner }
-                }
-                other => other,
+        Opened::Plaintext { bytes, owner } => match decode_session_record(&bytes, id.as_str()) {
+            SessionRecordDecodeOutcome::Valid { record } => {
+                SessionLoadOutcome::Valid { record, owner }
             }
-        }
+            other => other.into(),
+        },
         Opened::Locked(reason) => SessionLoadOutcome::Locked { reason },
         Opened::Broken(message) => SessionLoadOutcome::Corrupt {
             issues: vec![SessionRecordDecodeIssue::new("", message)],
