@@ -47,8 +47,8 @@ use agent_interface::runtime::reconcile::{
     ReconcileInputs, ToolEffect, reconcile_interrupted_session, reconciled_error_kind,
 };
 use agent_interface::runtime::record_store::{
-    AeadSeal, FileMedium, FileRecordStore, KeyId, KeyRole, Keyring, RecordMedium, RecordStore,
-    Unsealed, WriterId,
+    AeadSeal, FileMedium, FileRecordStore, KeyId, KeyRole, Keyring, RecordId, RecordMedium,
+    RecordStore, Unsealed, WriterId,
 };
 use agent_interface::runtime::session_cache::{
     AcquireOptions, Acquisition, ForkOwner, IdKind, OwnerRow, Principal, Registration,
@@ -1040,6 +1040,10 @@ fn file_store(dir: &std::path::Path) {
     };
     let open = || FileMedium::open(dir).expect("the directory opens (created when missing)");
     let first = FileRecordStore::new(open(), Unsealed, writer("first"));
+    // The port's calls take the contract's text ids; the store's own members take a `RecordId`,
+    // checked once where it is made (an id that could leave the directory never becomes one).
+    let id = RecordId::new("demo-1").expect("a valid record id");
+    assert!(RecordId::new("../demo-1").is_err());
     let record = InteractiveSessionRecord::new(
         "demo-1",
         "/work/demo",
@@ -1061,7 +1065,7 @@ fn file_store(dir: &std::path::Path) {
         refused.expect_err("has a writer")
     );
     // ...until the first lets go; then it resumes what the first wrote.
-    block_on(first.release("demo-1")).expect("the disk answers");
+    block_on(first.release(&id)).expect("the disk answers");
     drop(first);
     let resumed = block_on(second.load("demo-1", LoadPurpose::Resume)).expect("the disk answers");
     assert_eq!(resumed.record(), Some(&record));
@@ -1093,7 +1097,7 @@ fn file_store(dir: &std::path::Path) {
     );
     assert_eq!(std::fs::read(&damaged).expect("still there"), bytes);
     println!("demo-2's bytes are unchanged");
-    block_on(second.release("demo-1")).expect("the disk answers");
+    block_on(second.release(&id)).expect("the disk answers");
 }
 
 /// Section 12, continued: a sealed record that no key in this process opens is reported
@@ -1123,13 +1127,14 @@ fn sealed_locked_record(dir: &std::path::Path) {
     let saved = block_on(owner.save(&record, SavePurpose::Run, ContentProvenance::Session))
         .expect("the directory is writable");
     assert_eq!(saved, SaveOutcome::Saved);
+    let id = RecordId::new("sealed-1").expect("a valid record id");
     let owned = block_on(owner.load("sealed-1", LoadPurpose::Probe)).expect("readable");
     println!("the owner's process reads it as: {:?}", owned.owner());
-    block_on(owner.release("sealed-1")).expect("the marker goes");
+    block_on(owner.release(&id)).expect("the marker goes");
 
     // Two other processes over the same files: one knows the key id but its key is locked,
     // one holds no key at all.
-    let before = block_on(medium.read("sealed-1")).expect("readable");
+    let before = block_on(medium.read(&id)).expect("readable");
     for (name, keyring) in [("keys-locked", keys.locked()), ("keyless", Keyring::new())] {
         let other = RecordStore::new(
             &medium,
@@ -1157,7 +1162,7 @@ fn sealed_locked_record(dir: &std::path::Path) {
                 .expect("the directory is writable");
         println!("{name}: a save over it -> {refused:?}");
     }
-    let after = block_on(medium.read("sealed-1")).expect("readable");
+    let after = block_on(medium.read(&id)).expect("readable");
     assert_eq!(before, after, "the locked record is left intact");
     println!("the sealed bytes are unchanged");
 }

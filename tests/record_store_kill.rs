@@ -33,8 +33,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant, SystemTime};
 
 use agent_interface::runtime::record_store::{
-    FileMedium, FileRecordStore, OtherWriter, RecordMedium, RecordStoreError, RecordWriter,
-    Unsealed, WriterId,
+    FileMedium, FileRecordStore, OtherWriter, RecordId, RecordMedium, RecordStoreError,
+    RecordWriter, Unsealed, WriterId,
 };
 use agent_interface::session::{
     ContentProvenance, InteractiveSessionRecord, InteractiveSessionStore, LoadPurpose, SaveOutcome,
@@ -54,6 +54,11 @@ const WRITER: &str = "AGENT_INTERFACE_KILL_WRITER";
 const SAID: &str = "@@ ";
 /// The one record every round is about.
 const ID: &str = "s1";
+
+fn rid(id: &str) -> RecordId {
+    RecordId::new(id).expect("a valid record id")
+}
+
 /// How old a stray temporary file is made to look when a round ages it: well past any limit a
 /// medium may keep young files for.
 const AGED: Duration = Duration::from_secs(24 * 60 * 60);
@@ -258,7 +263,7 @@ fn race(dir: &Path, name: &str) -> Result<(), String> {
                 Err(error) => say(&format!("error {round} {error}")),
             },
             "release" => {
-                block_on(store.release(ID)).map_err(|e| e.to_string())?;
+                block_on(store.release(&rid(ID))).map_err(|e| e.to_string())?;
                 say(&format!("released {round}"));
             }
             other => return Err(format!("no command {other:?}")),
@@ -291,7 +296,7 @@ fn plant_and_save(dir: &Path, name: &str) -> Result<(), String> {
         SaveOutcome::Saved => {}
         refused => return Err(format!("the second save: {refused:?}")),
     }
-    block_on(store.release(ID)).map_err(|e| e.to_string())?;
+    block_on(store.release(&rid(ID))).map_err(|e| e.to_string())?;
     say("saved");
     Ok(())
 }
@@ -375,8 +380,8 @@ fn a_marker_is_never_seen_cut_short() {
     let mut cycles = 0;
     while cycles < 300 || (cycles < 3000 && started.elapsed() < Duration::from_secs(4)) {
         block_on(async {
-            medium.mark_writer(ID, &w).await.expect("marks");
-            medium.unmark_writer(ID, &w).await.expect("unmarks");
+            medium.mark_writer(&rid(ID), &w).await.expect("marks");
+            medium.unmark_writer(&rid(ID), &w).await.expect("unmarks");
         });
         cycles += 1;
     }
@@ -399,19 +404,22 @@ fn a_marker_left_cut_short_is_recovered_by_the_documented_call() {
         let dir = TempDir::new("cut");
         let before = store(dir.path(), "pid-3");
         assert_eq!(save(&before, &record(1)), Ok(SaveOutcome::Saved));
-        block_on(before.release(ID)).expect("releases");
+        block_on(before.release(&rid(ID))).expect("releases");
         fs::write(dir.path().join(format!("{ID}.writer")), left).expect("plants");
 
         let fresh = store(dir.path(), "pid-5");
         assert_eq!(
-            block_on(fresh.writer_of(ID)),
+            block_on(fresh.writer_of(&rid(ID))),
             Ok(RecordWriter::Other(OtherWriter::Marked(unreadable())))
         );
         assert_eq!(
-            block_on(fresh.recover_writer(ID, &writer("pid-4"))),
+            block_on(fresh.recover_writer(&rid(ID), &writer("pid-4"))),
             Ok(false)
         );
-        assert_eq!(block_on(fresh.recover_writer(ID, &unreadable())), Ok(true));
+        assert_eq!(
+            block_on(fresh.recover_writer(&rid(ID), &unreadable())),
+            Ok(true)
+        );
         assert_eq!(save(&fresh, &record(2)), Ok(SaveOutcome::Saved));
         assert_eq!(
             fs::read(dir.path().join(format!("{ID}.writer"))).expect("a marker"),
@@ -534,7 +542,7 @@ fn a_writer_killed_at_any_moment_leaves_a_whole_record_and_a_recoverable_claim()
     let dir = TempDir::new("kill");
     let first = store(dir.path(), "parent-start");
     assert_eq!(save(&first, &record(0)), Ok(SaveOutcome::Saved));
-    block_on(first.release(ID)).expect("releases");
+    block_on(first.release(&rid(ID))).expect("releases");
     drop(first);
 
     let started = Instant::now();
@@ -612,17 +620,17 @@ fn a_writer_killed_at_any_moment_leaves_a_whole_record_and_a_recoverable_claim()
         };
 
         // Recover the dead writer's claim through the documented call.
-        match block_on(fresh.writer_of(ID)) {
+        match block_on(fresh.writer_of(&rid(ID))) {
             Ok(RecordWriter::Nobody) => {}
             Ok(RecordWriter::Other(OtherWriter::Marked(dead))) if dead.as_str() == name => {
                 recovered += 1;
-                if block_on(fresh.recover_writer(ID, &dead)) != Ok(true) {
+                if block_on(fresh.recover_writer(&rid(ID), &dead)) != Ok(true) {
                     violations.push(format!("{context}: the dead writer's marker stayed"));
                 }
             }
             Ok(RecordWriter::Other(OtherWriter::Marked(dead))) if dead == unreadable() => {
                 violations.push(format!("{context}: the kill left a marker cut short"));
-                let _ = block_on(fresh.recover_writer(ID, &dead));
+                let _ = block_on(fresh.recover_writer(&rid(ID), &dead));
             }
             other => violations.push(format!("{context}: the writer is {other:?}")),
         }
@@ -654,7 +662,7 @@ fn a_writer_killed_at_any_moment_leaves_a_whole_record_and_a_recoverable_claim()
             ));
         }
         cleaned += strays.len().saturating_sub(left.len());
-        if let Err(error) = block_on(fresh.release(ID)) {
+        if let Err(error) = block_on(fresh.release(&rid(ID))) {
             violations.push(format!("{context}: the release failed: {error}"));
         }
         rounds += 1;

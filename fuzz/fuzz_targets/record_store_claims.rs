@@ -213,25 +213,33 @@ async fn run(ops: Vec<Op>) {
                 }
             }
             Op::Lend { store, id } => {
-                let _ = pick(store).lend(id.as_str(), &c).await;
+                if let Some(id) = id.record_id() {
+                    let _ = pick(store).lend(&id, &c).await;
+                }
             }
             Op::Reclaim { store, id } => {
-                let _ = pick(store).reclaim(id.as_str()).await;
+                if let Some(id) = id.record_id() {
+                    let _ = pick(store).reclaim(&id).await;
+                }
             }
             Op::Release { store, id } => {
-                let _ = pick(store).release(id.as_str()).await;
+                if let Some(id) = id.record_id() {
+                    let _ = pick(store).release(&id).await;
+                }
             }
             Op::RecoverC { store, id } => {
-                let _ = pick(store).recover_writer(id.as_str(), &c).await;
+                if let Some(id) = id.record_id() {
+                    let _ = pick(store).recover_writer(&id, &c).await;
+                }
             }
             Op::CMarks { id, unmark } => {
-                if !id.is_valid() {
+                let Some(id) = id.record_id() else {
                     continue;
-                }
+                };
                 if unmark {
-                    medium.unmark_writer(id.as_str(), &c).await.unwrap();
+                    medium.unmark_writer(&id, &c).await.unwrap();
                 } else {
-                    medium.mark_writer(id.as_str(), &c).await.unwrap();
+                    medium.mark_writer(&id, &c).await.unwrap();
                 }
             }
             Op::Plant {
@@ -239,9 +247,9 @@ async fn run(ops: Vec<Op>) {
                 garbage,
                 as_record,
             } => {
-                if !id.is_valid() {
+                let Some(record_id) = id.record_id() else {
                     continue;
-                }
+                };
                 let bytes = match as_record {
                     Some(n) => {
                         let other =
@@ -250,7 +258,7 @@ async fn run(ops: Vec<Op>) {
                     }
                     None => garbage,
                 };
-                medium.write(id.as_str(), &bytes).await.unwrap();
+                medium.write(&record_id, &bytes).await.unwrap();
                 stored.insert(id.as_str(), Content::Bytes(bytes));
             }
         }
@@ -259,7 +267,7 @@ async fn run(ops: Vec<Op>) {
 }
 
 async fn writer_of(store: &MemoryRecordStore<'_>, id: SmallId) -> Option<RecordWriter> {
-    store.writer_of(id.as_str()).await.ok()
+    store.writer_of(&id.record_id()?).await.ok()
 }
 
 fn expected(stored: &BTreeMap<&'static str, Content>, id: SmallId) -> SessionLoadOutcome {
@@ -289,7 +297,7 @@ async fn check(
             "two writers of {}",
             id.as_str()
         );
-        let marker = medium.writer(id.as_str()).await.unwrap();
+        let marker = medium.writer(&id.record_id().unwrap()).await.unwrap();
         let marker = marker.as_ref().map(WriterId::as_str);
         if wa == RecordWriter::ThisStore {
             assert_eq!(

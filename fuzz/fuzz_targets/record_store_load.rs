@@ -15,8 +15,8 @@
 
 use agent_interface::runtime::record_codec::decode_session_record;
 use agent_interface::runtime::record_store::{
-    MemoryMedium, OtherWriter, RecordMedium, RecordStore, RecordStoreError, RecordWriter, Unsealed,
-    WriterId,
+    MemoryMedium, OtherWriter, RecordId, RecordMedium, RecordStore, RecordStoreError, RecordWriter,
+    Unsealed, WriterId,
 };
 use agent_interface::session::{
     ContentProvenance, InteractiveSessionStore, LoadPurpose, SaveOutcome, SavePurpose, SaveRefusal,
@@ -27,22 +27,26 @@ use libfuzzer_sys::fuzz_target;
 
 const ID: &str = "sess-2";
 
+fn rid() -> RecordId {
+    RecordId::new(ID).unwrap()
+}
+
 fuzz_target!(|data: &[u8]| {
     block_on(async {
         let medium = MemoryMedium::new();
         let a = RecordStore::new(&medium, Unsealed, WriterId::new("writer-a").unwrap());
         let b = RecordStore::new(&medium, Unsealed, WriterId::new("writer-b").unwrap());
-        medium.write(ID, data).await.unwrap();
+        medium.write(&rid(), data).await.unwrap();
         let expected = SessionLoadOutcome::from(decode_session_record(data, ID));
 
         let probed = a.load(ID, LoadPurpose::Probe).await.unwrap();
         assert_eq!(probed, expected, "a probe answers other than the codec");
         assert_eq!(
-            medium.writer(ID).await.unwrap(),
+            medium.writer(&rid()).await.unwrap(),
             None,
             "a probe left a marker"
         );
-        assert_eq!(a.writer_of(ID).await.unwrap(), RecordWriter::Nobody);
+        assert_eq!(a.writer_of(&rid()).await.unwrap(), RecordWriter::Nobody);
 
         let listing = a.list().await.unwrap();
         assert_eq!(listing.entries.len(), 1, "one id stored, one listed");
@@ -59,7 +63,7 @@ fuzz_target!(|data: &[u8]| {
         );
         let valid = matches!(expected, SessionLoadOutcome::Valid { .. });
         if valid {
-            assert_eq!(a.writer_of(ID).await.unwrap(), RecordWriter::ThisStore);
+            assert_eq!(a.writer_of(&rid()).await.unwrap(), RecordWriter::ThisStore);
             match b.load(ID, LoadPurpose::Write).await {
                 Err(RecordStoreError::HasWriter(OtherWriter::Marked(w))) => {
                     assert_eq!(w.as_str(), "writer-a");
@@ -81,7 +85,7 @@ fuzz_target!(|data: &[u8]| {
             }
         } else {
             assert_eq!(
-                medium.writer(ID).await.unwrap(),
+                medium.writer(&rid()).await.unwrap(),
                 None,
                 "an unreadable claiming load kept its marker"
             );
@@ -101,12 +105,12 @@ fuzz_target!(|data: &[u8]| {
                 "a save over unreadable bytes was not refused"
             );
             assert_eq!(
-                medium.read(ID).await.unwrap().as_deref(),
+                medium.read(&rid()).await.unwrap().as_deref(),
                 Some(data),
                 "bytes changed"
             );
             assert_eq!(
-                medium.writer(ID).await.unwrap(),
+                medium.writer(&rid()).await.unwrap(),
                 None,
                 "a refused save kept a marker"
             );

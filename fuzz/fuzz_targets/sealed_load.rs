@@ -22,8 +22,8 @@ use std::borrow::Cow;
 
 use agent_interface::runtime::record_codec::decode_session_record;
 use agent_interface::runtime::record_store::{
-    AeadSeal, KeyId, KeyRole, Keyring, MemoryMedium, Opened, RecordMedium, RecordSeal, RecordStore,
-    SealedHeader, WriterId,
+    AeadSeal, KeyId, KeyRole, Keyring, MemoryMedium, Opened, RecordId, RecordMedium, RecordSeal,
+    RecordStore, SealedHeader, WriterId,
 };
 use agent_interface::session::{
     ContentProvenance, InteractiveSessionStore, LoadPurpose, LockedReason, RecordOwner,
@@ -36,6 +36,10 @@ use sha2::{Digest, Sha256};
 const ID: &str = "sess-2";
 const OWNER_MATERIAL: [u8; 32] = [0xAB; 32];
 const GRANT_MATERIAL: [u8; 32] = [0x5C; 32];
+
+fn rid() -> RecordId {
+    RecordId::new(ID).unwrap()
+}
 
 fn keys() -> Keyring {
     let mut keys = Keyring::new();
@@ -77,11 +81,11 @@ fn check_header(stored: &[u8]) {
 
 async fn load(seal: &AeadSeal<FuzzRng>, stored: &[u8]) -> (SessionLoadOutcome, SessionLoadOutcome) {
     let medium = MemoryMedium::new();
-    medium.write(ID, stored).await.unwrap();
+    medium.write(&rid(), stored).await.unwrap();
     let store = RecordStore::new(&medium, seal, WriterId::new("writer-a").unwrap());
     let probed = store.load(ID, LoadPurpose::Probe).await.unwrap();
     assert_eq!(
-        medium.writer(ID).await.unwrap(),
+        medium.writer(&rid()).await.unwrap(),
         None,
         "a probe left a marker"
     );

@@ -20,7 +20,7 @@ use std::collections::BTreeSet;
 
 use agent_interface::runtime::reconcile::{OrphanToolCall, find_orphan_tool_calls};
 use agent_interface::runtime::record_store::{
-    MemoryMedium, RecordMedium, RecordStore, Unsealed, WriterId,
+    MemoryMedium, RecordId, RecordMedium, RecordStore, Unsealed, WriterId,
 };
 use agent_interface::runtime::session_cache::{
     Acquisition, ForkOwner, IdKind, OwnerRow, Principal, Registration, SessionCache,
@@ -359,7 +359,9 @@ fuzz_target!(|input: Input| {
                 }
                 Op::Plant { id, bytes } => {
                     let id = name(id, &known);
-                    if cache.get(&id).is_none() && id != ".hidden" {
+                    if cache.get(&id).is_none()
+                        && let Ok(id) = RecordId::new(id)
+                    {
                         medium.write(&id, &bytes).await.unwrap();
                     }
                 }
@@ -404,5 +406,5 @@ async fn probe<R: InteractiveSessionStore, I: agent_interface::runtime::session_
 }
 
 async fn stored_bytes(medium: &MemoryMedium, id: &str) -> Option<Vec<u8>> {
-    medium.read(id).await.unwrap()
+    medium.read(&RecordId::new(id).ok()?).await.unwrap()
 }

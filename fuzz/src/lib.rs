@@ -180,6 +180,13 @@ impl SmallId {
     pub const fn is_valid(self) -> bool {
         !matches!(self, Self::Invalid)
     }
+
+    /// The id as a [`RecordId`](agent_interface::runtime::record_store::RecordId), the type the
+    /// store's own members and the medium take; `None` for [`Self::Invalid`].
+    #[must_use]
+    pub fn record_id(self) -> Option<agent_interface::runtime::record_store::RecordId> {
+        agent_interface::runtime::record_store::RecordId::new(self.as_str()).ok()
+    }
 }
 
 /// A record with `id` whose conversation is `messages` user messages (its content varies with

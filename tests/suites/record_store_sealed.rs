@@ -136,6 +136,10 @@ fn grant_seal() -> AeadSeal<TestRng> {
     seal_with(grant_keys(), 2)
 }
 
+fn rid(id: &str) -> RecordId {
+    RecordId::new(id).expect("a valid record id")
+}
+
 fn writer(name: &str) -> WriterId {
     WriterId::new(name).unwrap()
 }
@@ -199,11 +203,11 @@ fn fix_check(bytes: &mut [u8]) {
 }
 
 fn stored(medium: &MemoryMedium, id: &str) -> Option<Vec<u8>> {
-    block_on(medium.read(id)).unwrap()
+    block_on(medium.read(&rid(id))).unwrap()
 }
 
 fn plant(medium: &MemoryMedium, id: &str, bytes: &[u8]) {
-    block_on(medium.write(id, bytes)).unwrap();
+    block_on(medium.write(&rid(id), bytes)).unwrap();
 }
 
 type Store<'a> = RecordStore<&'a MemoryMedium, &'a AeadSeal<TestRng>>;
@@ -692,7 +696,7 @@ cases! {
             let owner_seal = owner_seal();
             let owner = store(&medium, &owner_seal, "owner");
             assert_eq!(save(&owner, &record("s1"), ContentProvenance::Session), SaveOutcome::Saved);
-            block_on(owner.release("s1")).unwrap();
+            block_on(owner.release(&rid("s1"))).unwrap();
             let before = stored(&medium, "s1");
 
             let grant_seal = grant_seal();
@@ -720,7 +724,7 @@ cases! {
                     );
                 }
                 assert_eq!(stored(&medium, "s1"), before, "never overwritten");
-                assert_eq!(block_on(view.writer_of("s1")), Ok(RecordWriter::Nobody));
+                assert_eq!(block_on(view.writer_of(&rid("s1"))), Ok(RecordWriter::Nobody));
             }
             // A later unlock reads it.
             locked_seal.unlock_key(&owner_id(), OWNER_MATERIAL.into()).unwrap();
@@ -758,7 +762,7 @@ cases! {
             let seal = owner_seal();
             let owner = store(&medium, &seal, "owner");
             save(&owner, &record("s1"), ContentProvenance::Session);
-            block_on(owner.release("s1")).unwrap();
+            block_on(owner.release(&rid("s1"))).unwrap();
             let bytes = stored(&medium, "s1").unwrap();
             let mut tampered = bytes.clone();
             let last = tampered.len() - 1;
@@ -822,7 +826,7 @@ cases! {
                 Ok(RaiseOutcome::NotOpenable)
             );
             assert_eq!(stored(&medium, "junk"), Some(b"junk".to_vec()));
-            block_on(owner.release("s1")).unwrap();
+            block_on(owner.release(&rid("s1"))).unwrap();
             let locked_seal = seal_with(owner_keys().locked(), 11);
             let locked_store = store(&medium, &locked_seal, "locked");
             assert_eq!(block_on(locked_store.raise_to_owner("s1", &now)), Ok(RaiseOutcome::NotOpenable));
@@ -859,9 +863,9 @@ cases! {
                 Err(RecordStoreError::HasWriter(OtherWriter::Marked(writer("grantee"))))
             );
             assert_eq!(stored(&medium, "s1"), before);
-            block_on(grantee.release("s1")).unwrap();
+            block_on(grantee.release(&rid("s1"))).unwrap();
             assert_eq!(block_on(owner.raise_to_owner("s1", &digest)), Ok(RaiseOutcome::Raised));
-            assert_eq!(block_on(owner.writer_of("s1")), Ok(RecordWriter::Nobody), "mark undone");
+            assert_eq!(block_on(owner.writer_of(&rid("s1"))), Ok(RecordWriter::Nobody), "mark undone");
             // The owner key locked: what the grant sealed still opens, and the raise fails
             // typed and changes nothing.
             seal.lock_key(&owner_id()).unwrap();
@@ -874,7 +878,7 @@ cases! {
                 Err(RecordStoreError::Seal(SealError::NoKey(LockedReason::KeysLocked)))
             );
             assert_eq!(stored(&medium, "s2"), before);
-            assert_eq!(block_on(owner.writer_of("s2")), Ok(RecordWriter::ThisStore), "its claim stays");
+            assert_eq!(block_on(owner.writer_of(&rid("s2"))), Ok(RecordWriter::ThisStore), "its claim stays");
         }
 
         fn a_held_session_whose_keys_lock_is_handed_back() {
@@ -882,7 +886,7 @@ cases! {
             let seal = owner_seal();
             let owner = store(&medium, &seal, "owner");
             save(&owner, &record("s1"), ContentProvenance::Session);
-            block_on(owner.release("s1")).unwrap();
+            block_on(owner.release(&rid("s1"))).unwrap();
             let resumed = load(&owner, "s1", LoadPurpose::Resume);
             assert_eq!(resumed.owner(), Some(RecordOwner::Owner));
             seal.lock_all();
@@ -961,7 +965,7 @@ cases! {
 
             // Back in the owner's process, by the grantee's files: only bytes the grantee says
             // it wrote since the token are vouched for.
-            block_on(grantee.release("s1")).unwrap();
+            block_on(grantee.release(&rid("s1"))).unwrap();
             let owner_over_sandbox = store(&sandbox, &owner_seal, "owner");
             assert_eq!(
                 load(&owner_over_sandbox, "s1", LoadPurpose::Probe).owner(),
@@ -1036,7 +1040,7 @@ cases! {
             let TokenIssue::Issued { token } = block_on(owner.issue_token("lockd")).unwrap() else {
                 panic!("no token");
             };
-            block_on(owner.release("lockd")).unwrap();
+            block_on(owner.release(&rid("lockd"))).unwrap();
             assert_eq!(
                 block_on(grantee.accept_token(&token, SavePurpose::Run)),
                 Ok(SaveOutcome::Refused { reason: SaveRefusal::Unreadable })

@@ -25,7 +25,7 @@ use agent_interface::conformance::{EveryCase, StopAtFirst, SuiteCase};
 use agent_interface::runtime::reconcile::ReconcileInputs;
 use agent_interface::runtime::record_codec::encode_session_record;
 use agent_interface::runtime::record_store::{
-    MemoryMedium, RecordMedium, RecordStore, Unsealed, WriterId,
+    MemoryMedium, RecordId, RecordMedium, RecordStore, Unsealed, WriterId,
 };
 use agent_interface::runtime::session_cache::testing::{
     CaseSetup, PlantedContent, SessionCacheCase, SessionCacheConformanceFailure,
@@ -327,8 +327,10 @@ impl SessionCacheFixture for MemoryFixture {
                 PlantedContent::Corrupt => b"{ not a session record".to_vec(),
                 PlantedContent::Unsupported => br#"{"schemaVersion":99,"record":{}}"#.to_vec(),
             };
+            let id = RecordId::new(planted.id.as_str())
+                .map_err(|error| ErrorValue::from_message(format!("{error}")))?;
             medium
-                .write(&planted.id, &bytes)
+                .write(&id, &bytes)
                 .await
                 .map_err(|error| ErrorValue::from_message(format!("{error}")))?;
         }

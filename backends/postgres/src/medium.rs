@@ -1,6 +1,6 @@
 //! The record medium on PostgreSQL.
 
-use agent_interface::runtime::record_store::{RecordMedium, WriterId, WriterMark};
+use agent_interface::runtime::record_store::{RecordId, RecordMedium, WriterId, WriterMark};
 use postgres::Config;
 
 use crate::MAX_ATTEMPTS;
@@ -73,6 +73,16 @@ impl Statements {
     }
 }
 
+/// The record ids among the `id`s of record rows, in their order: a row whose `id` is not a
+/// valid [`RecordId`] (written by something other than a store, since a store writes record ids
+/// only) is left out of the listing, never an error.
+fn record_ids(names: Vec<String>) -> Vec<RecordId> {
+    names
+        .into_iter()
+        .filter_map(|name| RecordId::new(name).ok())
+        .collect()
+}
+
 /// The DDL of the record and marker tables in `schema` (idempotent).
 fn schema_ddl(schema: &SchemaName) -> String {
     format!(
@@ -104,7 +114,9 @@ fn schema_ddl(schema: &SchemaName) -> String {
 ///   makes two replicas' inserts exclusive); unmarking is `DELETE … WHERE writer = <me>`;
 ///   handing over is `UPDATE … SET writer = <to> WHERE writer = <from>`, one compare-and-swap.
 /// - [`ids`](RecordMedium::ids) is `ORDER BY id COLLATE "C"`: byte order, the order the port
-///   promises (the database must be UTF-8, so byte order is code-point order).
+///   promises (the database must be UTF-8, so byte order is code-point order). A row whose `id`
+///   is not a valid [`RecordId`] (a store writes none; a hand-edited row may be one) is left out
+///   of the listing, never an error.
 ///
 /// # Reconnecting
 ///
@@ -171,7 +183,8 @@ impl PostgresMedium {
 impl RecordMedium for PostgresMedium {
     type Error = PostgresError;
 
-    async fn read(&self, id: &str) -> Result<Option<Vec<u8>>, PostgresError> {
+    async fn read(&self, id: &RecordId) -> Result<Option<Vec<u8>>, PostgresError> {
+        let id = id.as_str();
         let operation = Operation::Read;
         let row = self
             .connection
@@ -183,7 +196,8 @@ impl RecordMedium for PostgresMedium {
             .map_err(|source| PostgresError::Statement { operation, source })
     }
 
-    async fn write(&self, id: &str, bytes: &[u8]) -> Result<(), PostgresError> {
+    async fn write(&self, id: &RecordId, bytes: &[u8]) -> Result<(), PostgresError> {
+        let id = id.as_str();
         self.connection
             .run(Operation::Write, Retry::Idempotent, |session| {
                 session.execute(&self.sql.write, &[&id, &bytes])
@@ -191,7 +205,8 @@ impl RecordMedium for PostgresMedium {
             .map(|_| ())
     }
 
-    async fn remove(&self, id: &str) -> Result<(), PostgresError> {
+    async fn remove(&self, id: &RecordId) -> Result<(), PostgresError> {
+        let id = id.as_str();
         self.connection
             .run(Operation::Remove, Retry::Idempotent, |session| {
                 session.execute(&self.sql.remove, &[&id])
@@ -199,20 +214,27 @@ impl RecordMedium for PostgresMedium {
             .map(|_| ())
     }
 
-    async fn ids(&self) -> Result<Vec<String>, PostgresError> {
+    async fn ids(&self) -> Result<Vec<RecordId>, PostgresError> {
         let operation = Operation::Ids;
         let rows = self
             .connection
             .run(operation, Retry::Idempotent, |session| {
                 session.query(&self.sql.ids, &[])
             })?;
-        rows.iter()
+        let names = rows
+            .iter()
             .map(|row| row.try_get(0))
-            .collect::<Result<_, _>>()
-            .map_err(|source| PostgresError::Statement { operation, source })
+            .collect::<Result<Vec<String>, _>>()
+            .map_err(|source| PostgresError::Statement { operation, source })?;
+        Ok(record_ids(names))
     }
 
-    async fn mark_writer(&self, id: &str, writer: &WriterId) -> Result<WriterMark, PostgresError> {
+    async fn mark_writer(
+        &self,
+        id: &RecordId,
+        writer: &WriterId,
+    ) -> Result<WriterMark, PostgresError> {
+        let id = id.as_str();
         let operation = Operation::MarkWriter;
         let name = writer.as_str();
         for _ in 0..MAX_ATTEMPTS {
@@ -230,11 +252,13 @@ impl RecordMedium for PostgresMedium {
         Err(PostgresError::Contended { operation })
     }
 
-    async fn writer(&self, id: &str) -> Result<Option<WriterId>, PostgresError> {
+    async fn writer(&self, id: &RecordId) -> Result<Option<WriterId>, PostgresError> {
+        let id = id.as_str();
         self.read_writer(Operation::Writer, id)
     }
 
-    async fn unmark_writer(&self, id: &str, writer: &WriterId) -> Result<bool, PostgresError> {
+    async fn unmark_writer(&self, id: &RecordId, writer: &WriterId) -> Result<bool, PostgresError> {
+        let id = id.as_str();
         let name = writer.as_str();
         self.connection
             .run(Operation::UnmarkWriter, Retry::OnlyIfUnsent, |session| {
@@ -245,15 +269,41 @@ impl RecordMedium for PostgresMedium {
 
     async fn transfer_writer(
         &self,
-        id: &str,
+        id: &RecordId,
         from: &WriterId,
         to: &WriterId,
     ) -> Result<bool, PostgresError> {
+        let id = id.as_str();
         let (from, to) = (from.as_str(), to.as_str());
         self.connection
             .run(Operation::TransferWriter, Retry::OnlyIfUnsent, |session| {
                 session.execute(&self.sql.transfer, &[&id, &from, &to])
             })
             .map(|rows| rows == 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_row_id_that_is_not_a_record_id_is_left_out_of_the_listing() {
+        let names = [
+            "a",
+            "../x",
+            "",
+            "b c",
+            "s1",
+            ".hidden",
+            &"l".repeat(129),
+            "z-9",
+        ];
+        let listed = record_ids(names.iter().map(|name| String::from(*name)).collect());
+        let expected: Vec<RecordId> = ["a", "s1", "z-9"]
+            .into_iter()
+            .map(|id| RecordId::new(id).expect("a valid record id"))
+            .collect();
+        assert_eq!(listed, expected);
     }
 }

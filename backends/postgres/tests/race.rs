@@ -20,7 +20,7 @@ use agent_interface::session::{
     SavePurpose, SaveRefusal, SessionLoadOutcome,
 };
 use agent_interface_postgres::{PostgresMedium, PostgresPolicyStore};
-use support::{block_on, config, fresh_schema, writer};
+use support::{block_on, config, fresh_schema, rid, writer};
 
 const REPLICAS: usize = 4;
 const ROUNDS: usize = 25;
@@ -196,7 +196,7 @@ fn replicas_racing_on_one_record_give_one_writer_per_round_and_lose_nothing() {
                         }
                         // Everyone has tried; the winner lets go for the next round.
                         barrier.wait();
-                        block_on(store.release("s1")).expect("releases");
+                        block_on(store.release(&rid("s1"))).expect("releases");
                         barrier.wait();
                     }
                     claims
@@ -264,7 +264,7 @@ fn replicas_racing_to_mark_one_id_leave_exactly_one_writer() {
     let schema = fresh_schema("race_mark");
     let barrier = Barrier::new(REPLICAS);
     for round in 0..ROUNDS {
-        let id = format!("s{round}");
+        let id = rid(&format!("s{round}"));
         let marks: Vec<(WriterId, WriterMark)> = thread::scope(|scope| {
             let handles: Vec<_> = (0..REPLICAS)
                 .map(|replica| {

@@ -9,14 +9,16 @@ use agent_interface::runtime::record_store::testing::{
     RecordStoreCase, run_record_store_conformance,
 };
 use agent_interface::runtime::record_store::{
-    OtherWriter, RecordMedium, RecordStore, RecordStoreError, Unsealed, WriterMark,
+    OtherWriter, RecordId, RecordMedium, RecordStore, RecordStoreError, Unsealed, WriterMark,
 };
 use agent_interface::session::{
     ContentProvenance, InteractiveSessionRecord, InteractiveSessionStore, LoadPurpose, SaveOutcome,
     SavePurpose, SaveRefusal, SessionLoadOutcome, SessionLoadStatus,
 };
 use agent_interface_postgres::{Operation, PostgresError, PostgresMedium, RowProblem, SchemaName};
-use support::{MediumFixture, SealedMediumFixture, admin, block_on, config, fresh_schema, writer};
+use support::{
+    MediumFixture, SealedMediumFixture, admin, block_on, config, fresh_schema, rid, writer,
+};
 
 type PgStore = RecordStore<PostgresMedium, Unsealed>;
 
@@ -94,7 +96,7 @@ fn a_row_corrupted_by_hand_loads_corrupt_never_missing_and_is_never_overwritten(
     let schema = fresh_schema("corrupt");
     let replica = store(&schema, "replica-a");
     assert_eq!(save(&replica, &record("s1", "first")), SaveOutcome::Saved);
-    block_on(replica.release("s1")).expect("releases");
+    block_on(replica.release(&rid("s1"))).expect("releases");
 
     let changed = admin()
         .execute(
@@ -124,7 +126,7 @@ fn a_row_corrupted_by_hand_loads_corrupt_never_missing_and_is_never_overwritten(
         load(&other, "s1", LoadPurpose::Resume).status(),
         SessionLoadStatus::Corrupt
     );
-    block_on(other.release("s1")).expect("releases");
+    block_on(other.release(&rid("s1"))).expect("releases");
 
     for replica in [&replica, &other] {
         assert_eq!(
@@ -152,26 +154,37 @@ fn a_row_corrupted_by_hand_loads_corrupt_never_missing_and_is_never_overwritten(
 fn the_medium_writes_whole_byte_strings_and_lists_ids_in_byte_order() {
     let schema = fresh_schema("medium");
     let medium = medium(&schema);
-    let ids = ["b", "a", "Z", "é", "a b", "a-1", "\u{1F600}", "aa", "ab"];
+    let ids = ["b", "a", "Z", "_x", "a-1", "0", "a.b", "aa", "ab"];
     for (i, id) in ids.iter().enumerate() {
         let bytes: Vec<u8> = (0..=255u8).cycle().skip(i).take(300).collect();
-        block_on(medium.write(id, &bytes)).expect("writes");
-        assert_eq!(block_on(medium.read(id)).expect("reads"), Some(bytes));
+        block_on(medium.write(&rid(id), &bytes)).expect("writes");
+        assert_eq!(block_on(medium.read(&rid(id))).expect("reads"), Some(bytes));
     }
-    let mut expected: Vec<String> = ids.iter().map(|id| (*id).to_owned()).collect();
+    // Rows a store never writes (hand edits): ids that are no record id are left out of the
+    // listing, and the listing neither fails nor panics.
+    for id in ["é", "a b", "\u{1F600}", "../x", ".hidden", ""] {
+        admin()
+            .execute(
+                &format!("INSERT INTO \"{schema}\".session_records (id, bytes) VALUES ($1, '')"),
+                &[&id],
+            )
+            .expect("the hand edit runs");
+    }
+    let mut expected: Vec<RecordId> = ids.iter().map(|id| rid(id)).collect();
     expected.sort();
     assert_eq!(block_on(medium.ids()).expect("lists"), expected);
+    let listing = block_on(store(&schema, "lister").list()).expect("lists");
+    assert_eq!(listing.entries.len(), ids.len(), "{listing:?}");
 
-    block_on(medium.write("a", b"")).expect("an empty record is a record");
-    assert_eq!(block_on(medium.read("a")).expect("reads"), Some(Vec::new()));
-    block_on(medium.remove("a")).expect("removes");
-    block_on(medium.remove("a")).expect("removing nothing is fine");
-    assert_eq!(block_on(medium.read("a")).expect("reads"), None);
-    assert!(
-        !block_on(medium.ids())
-            .expect("lists")
-            .contains(&"a".to_owned())
+    block_on(medium.write(&rid("a"), b"")).expect("an empty record is a record");
+    assert_eq!(
+        block_on(medium.read(&rid("a"))).expect("reads"),
+        Some(Vec::new())
     );
+    block_on(medium.remove(&rid("a"))).expect("removes");
+    block_on(medium.remove(&rid("a"))).expect("removing nothing is fine");
+    assert_eq!(block_on(medium.read(&rid("a"))).expect("reads"), None);
+    assert!(!block_on(medium.ids()).expect("lists").contains(&rid("a")));
 }
 
 #[test]
@@ -180,29 +193,35 @@ fn markers_are_exclusive_compare_and_swap_and_unmarked_only_by_their_writer() {
     let (one, two) = (medium(&schema), medium(&schema));
     let (a, b, c) = (writer("a"), writer("b"), writer("c"));
     assert_eq!(
-        block_on(one.mark_writer("s1", &a)).expect("marks"),
+        block_on(one.mark_writer(&rid("s1"), &a)).expect("marks"),
         WriterMark::Marked
     );
     assert_eq!(
-        block_on(one.mark_writer("s1", &a)).expect("marks"),
+        block_on(one.mark_writer(&rid("s1"), &a)).expect("marks"),
         WriterMark::Marked,
         "marking again as the holder is fine"
     );
     assert_eq!(
-        block_on(two.mark_writer("s1", &b)).expect("marks"),
+        block_on(two.mark_writer(&rid("s1"), &b)).expect("marks"),
         WriterMark::HeldBy(a.clone())
     );
-    assert!(!block_on(two.unmark_writer("s1", &b)).expect("unmarks"));
-    assert!(!block_on(two.transfer_writer("s1", &b, &c)).expect("transfers"));
-    assert_eq!(block_on(one.writer("s1")).expect("reads"), Some(a.clone()));
-    assert!(block_on(one.transfer_writer("s1", &a, &b)).expect("transfers"));
-    assert_eq!(block_on(two.writer("s1")).expect("reads"), Some(b.clone()));
-    assert!(!block_on(one.unmark_writer("s1", &a)).expect("unmarks"));
-    assert!(block_on(two.unmark_writer("s1", &b)).expect("unmarks"));
-    assert_eq!(block_on(one.writer("s1")).expect("reads"), None);
-    assert!(!block_on(one.transfer_writer("s1", &a, &b)).expect("nothing to hand over"));
+    assert!(!block_on(two.unmark_writer(&rid("s1"), &b)).expect("unmarks"));
+    assert!(!block_on(two.transfer_writer(&rid("s1"), &b, &c)).expect("transfers"));
     assert_eq!(
-        block_on(one.mark_writer("s1", &c)).expect("marks"),
+        block_on(one.writer(&rid("s1"))).expect("reads"),
+        Some(a.clone())
+    );
+    assert!(block_on(one.transfer_writer(&rid("s1"), &a, &b)).expect("transfers"));
+    assert_eq!(
+        block_on(two.writer(&rid("s1"))).expect("reads"),
+        Some(b.clone())
+    );
+    assert!(!block_on(one.unmark_writer(&rid("s1"), &a)).expect("unmarks"));
+    assert!(block_on(two.unmark_writer(&rid("s1"), &b)).expect("unmarks"));
+    assert_eq!(block_on(one.writer(&rid("s1"))).expect("reads"), None);
+    assert!(!block_on(one.transfer_writer(&rid("s1"), &a, &b)).expect("nothing to hand over"));
+    assert_eq!(
+        block_on(one.mark_writer(&rid("s1"), &c)).expect("marks"),
         WriterMark::Marked
     );
 }
@@ -262,7 +281,7 @@ fn a_second_replica_is_refused_the_record_the_first_claimed() {
         load(&second, "s1", LoadPurpose::Probe),
         SessionLoadOutcome::valid(record("s1", "a's"))
     );
-    block_on(first.release("s1")).expect("releases");
+    block_on(first.release(&rid("s1"))).expect("releases");
     assert_eq!(
         load(&second, "s1", LoadPurpose::Resume),
         SessionLoadOutcome::valid(record("s1", "a's"))

@@ -17,7 +17,7 @@ use agent_interface::session::{
     SavePurpose, SaveRefusal, SessionLoadOutcome,
 };
 use agent_interface_postgres::{PostgresError, PostgresMedium, PostgresPolicyStore};
-use support::{block_on, config, fresh_schema, pg_ctl, writer};
+use support::{block_on, config, fresh_schema, pg_ctl, rid, writer};
 
 fn record(name: &str) -> InteractiveSessionRecord {
     InteractiveSessionRecord {
@@ -120,9 +120,9 @@ fn a_restarted_server_loses_nothing_and_the_next_operations_work() {
 
     // Unmarking (a compare-and-set) first after the restart.
     pg_ctl("restart");
-    block_on(a.release("s1")).expect("reconnects and releases");
+    block_on(a.release(&rid("s1"))).expect("reconnects and releases");
     assert_eq!(
-        block_on(raw.writer("s1")).expect("reads"),
+        block_on(raw.writer(&rid("s1"))).expect("reads"),
         None,
         "the marker is gone"
     );
@@ -134,11 +134,11 @@ fn a_restarted_server_loses_nothing_and_the_next_operations_work() {
     // Handing over (a compare-and-swap) first after the restart.
     pg_ctl("restart");
     assert!(
-        block_on(raw.transfer_writer("s1", &writer("replica-b"), &writer("replica-a")))
+        block_on(raw.transfer_writer(&rid("s1"), &writer("replica-b"), &writer("replica-a")))
             .expect("reconnects and hands over")
     );
     assert_eq!(
-        block_on(a.writer_of("s1")).expect("reads"),
+        block_on(a.writer_of(&rid("s1"))).expect("reads"),
         RecordWriter::ThisStore
     );
 
@@ -162,7 +162,7 @@ fn a_restarted_server_loses_nothing_and_the_next_operations_work() {
     );
     assert_eq!(
         block_on(raw.ids()).expect("lists"),
-        ["s1".to_owned()],
+        [rid("s1")],
         "nothing else appeared"
     );
 }

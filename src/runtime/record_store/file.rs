@@ -18,16 +18,16 @@
 //! same pid in another pid namespace, is skipped for the next number).
 //!
 //! [`FileMedium::open`] creates the directory (and its parents) when it is missing, and refuses
-//! a path that exists and is not a directory. Only `<id>.json` files whose `<id>` is a safe id
-//! are records: [`ids`](RecordMedium::ids) skips markers, temporary files, sub-directories,
-//! names that are not UTF-8 and every other file a host keeps there.
+//! a path that exists and is not a directory. Only `<id>.json` files whose `<id>` is a valid
+//! [`RecordId`] are records: [`ids`](RecordMedium::ids) skips markers, temporary files,
+//! sub-directories, names that are not UTF-8 and every other file a host keeps there.
 //!
 //! # Ids never leave the directory
 //!
-//! The store checks ids before they reach a medium, and this medium checks them again before it
-//! builds a path from one: an id is used only when it is non-empty, made of `A-Z a-z 0-9 . _ -`,
-//! does not start with `.` and holds no `..`. Any other id (one with `/`, `\`, a drive colon, a
-//! NUL, …) is refused with [`FileMediumError::UnsafeId`] and no path is built from it.
+//! Every call names a [`RecordId`]: non-empty, at most [`RecordId::MAX_LEN`] bytes of
+//! `A-Z a-z 0-9 . _ -`, not starting with `.` and holding no `..`. It was checked once, where it
+//! was made, so this medium builds a path from it as it is: no id reaching it can hold `/`, `\`,
+//! a drive colon or a NUL, or name a parent or a hidden file.
 //!
 //! # Whole writes
 //!
@@ -152,7 +152,7 @@ use std::time::SystemTime;
 
 use super::medium::{RecordMedium, WriterId, WriterMark};
 use super::seal::Unsealed;
-use super::store::RecordStore;
+use super::store::{RecordId, RecordStore};
 
 /// The file store: a [`RecordStore`] over a [`FileMedium`], unsealed unless a seal is named.
 /// Two of them over one directory (in one process or two) are two writers of one set of
@@ -245,16 +245,6 @@ impl fmt::Display for FileOperation {
 /// it travels in.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum FileMediumError {
-    /// The id could name a path outside the directory, or no file at all; no path was built
-    /// from it (see the module docs for what an id may hold).
-    #[error(
-        "the record id {id:?} is not safe as a file name (only A-Z a-z 0-9 . _ -, no leading \
-         '.', no '..')"
-    )]
-    UnsafeId {
-        /// The refused id.
-        id: String,
-    },
     /// A writer called itself by [`FileMedium::UNREADABLE_MARKER`], the id reserved for markers
     /// that name no one; nothing changed.
     #[error(
@@ -452,18 +442,14 @@ impl FileMedium {
         Ok(names)
     }
 
-    /// The path of `id` with `suffix`, for a safe id only.
-    fn path(&self, id: &str, suffix: &str) -> Result<PathBuf, FileMediumError> {
-        if is_safe_id(id) {
-            Ok(self.dir.join(format!("{id}{suffix}")))
-        } else {
-            Err(FileMediumError::UnsafeId { id: id.to_owned() })
-        }
+    /// The path of `id` with `suffix`.
+    fn path(&self, id: &RecordId, suffix: &str) -> PathBuf {
+        self.dir.join(format!("{id}{suffix}"))
     }
 
     /// Creates a fresh temporary file for `id` (`create_new`, named with this process's id and
     /// the next number, a name taken skipped), holding `bytes`, synced.
-    fn temporary(&self, id: &str, suffix: &str, bytes: &[u8]) -> io::Result<PathBuf> {
+    fn temporary(&self, id: &RecordId, suffix: &str, bytes: &[u8]) -> io::Result<PathBuf> {
         let pid = std::process::id();
         let mut last = io::Error::from(io::ErrorKind::AlreadyExists);
         for _ in 0..NAMES {
@@ -489,7 +475,7 @@ impl FileMedium {
     /// leaves it there).
     fn place(
         &self,
-        id: &str,
+        id: &RecordId,
         suffix: &str,
         bytes: &[u8],
         put: impl Fn(&Path) -> io::Result<()>,
@@ -552,17 +538,6 @@ impl FileMedium {
     }
 }
 
-/// True for an id this medium builds a file name from: non-empty, `A-Z a-z 0-9 . _ -` only, no
-/// leading `.` (hidden, and the temporary files' prefix), no `..`.
-fn is_safe_id(id: &str) -> bool {
-    !id.is_empty()
-        && !id.starts_with('.')
-        && !id.contains("..")
-        && id
-            .bytes()
-            .all(|byte| byte.is_ascii_alphanumeric() || matches!(byte, b'.' | b'_' | b'-'))
-}
-
 /// The id a temporary file of this medium belongs to, by its name: `.<id>.<pid>-<n><suffix>`,
 /// or `.<id>.<n><suffix>` as older versions named them; `None` for any other name. The tag
 /// after the last `.` of the stem holds no `.`, so the id is never mistaken for another's.
@@ -576,7 +551,7 @@ fn temporary_of(name: &str) -> Option<&str> {
     let tagged = tag
         .split_once('-')
         .map_or_else(|| number(tag), |(pid, n)| number(pid) && number(n));
-    (tagged && is_safe_id(id)).then_some(id)
+    (tagged && RecordId::new(id).is_ok()).then_some(id)
 }
 
 /// Why [`FileMedium::place`] failed.
@@ -630,8 +605,8 @@ fn sync_directory(dir: &Path) {
 impl RecordMedium for FileMedium {
     type Error = FileMediumError;
 
-    async fn read(&self, id: &str) -> Result<Option<Vec<u8>>, Self::Error> {
-        let path = self.path(id, RECORD_SUFFIX)?;
+    async fn read(&self, id: &RecordId) -> Result<Option<Vec<u8>>, Self::Error> {
+        let path = self.path(id, RECORD_SUFFIX);
         match fs::read(&path) {
             Ok(bytes) => Ok(Some(bytes)),
             Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),
@@ -639,8 +614,8 @@ impl RecordMedium for FileMedium {
         }
     }
 
-    async fn write(&self, id: &str, bytes: &[u8]) -> Result<(), Self::Error> {
-        let path = self.path(id, RECORD_SUFFIX)?;
+    async fn write(&self, id: &RecordId, bytes: &[u8]) -> Result<(), Self::Error> {
+        let path = self.path(id, RECORD_SUFFIX);
         self.place(id, RECORD_TEMP_SUFFIX, bytes, |temporary| {
             fs::rename(temporary, &path)
         })
@@ -652,8 +627,8 @@ impl RecordMedium for FileMedium {
         Ok(())
     }
 
-    async fn remove(&self, id: &str) -> Result<(), Self::Error> {
-        let path = self.path(id, RECORD_SUFFIX)?;
+    async fn remove(&self, id: &RecordId) -> Result<(), Self::Error> {
+        let path = self.path(id, RECORD_SUFFIX);
         match fs::remove_file(&path) {
             Ok(()) => {
                 sync_directory(&self.dir);
@@ -668,23 +643,27 @@ impl RecordMedium for FileMedium {
         }
     }
 
-    async fn ids(&self) -> Result<Vec<String>, Self::Error> {
-        let mut ids: Vec<String> = self
+    async fn ids(&self) -> Result<Vec<RecordId>, Self::Error> {
+        let mut ids: Vec<RecordId> = self
             .names()?
             .into_iter()
             .filter_map(|mut name| {
                 let stem = name.strip_suffix(RECORD_SUFFIX)?.len();
                 name.truncate(stem);
-                is_safe_id(&name).then_some(name)
+                RecordId::new(name).ok()
             })
             .collect();
         ids.sort_unstable();
         Ok(ids)
     }
 
-    async fn mark_writer(&self, id: &str, writer: &WriterId) -> Result<WriterMark, Self::Error> {
+    async fn mark_writer(
+        &self,
+        id: &RecordId,
+        writer: &WriterId,
+    ) -> Result<WriterMark, Self::Error> {
         self.claimable(writer)?;
-        let path = self.path(id, MARKER_SUFFIX)?;
+        let path = self.path(id, MARKER_SUFFIX);
         let text = marker_text(writer);
         for _ in 0..ATTEMPTS {
             match self.read_marker(&path)? {
@@ -706,7 +685,7 @@ impl RecordMedium for FileMedium {
                     // the crate reads no clock of its own.
                     let now = fs::symlink_metadata(&path).and_then(|found| found.modified());
                     if let Some(before) = now.ok().and_then(|now| now.checked_sub(STALE)) {
-                        let _ = self.remove_temporaries(Some(id), Some(before));
+                        let _ = self.remove_temporaries(Some(id.as_str()), Some(before));
                     }
                     return Ok(WriterMark::Marked);
                 }
@@ -727,8 +706,8 @@ impl RecordMedium for FileMedium {
         ))
     }
 
-    async fn writer(&self, id: &str) -> Result<Option<WriterId>, Self::Error> {
-        let path = self.path(id, MARKER_SUFFIX)?;
+    async fn writer(&self, id: &RecordId) -> Result<Option<WriterId>, Self::Error> {
+        let path = self.path(id, MARKER_SUFFIX);
         Ok(match self.read_marker(&path)? {
             Marker::Absent => None,
             Marker::Names(named) => Some(named),
@@ -736,8 +715,8 @@ impl RecordMedium for FileMedium {
         })
     }
 
-    async fn unmark_writer(&self, id: &str, writer: &WriterId) -> Result<bool, Self::Error> {
-        let path = self.path(id, MARKER_SUFFIX)?;
+    async fn unmark_writer(&self, id: &RecordId, writer: &WriterId) -> Result<bool, Self::Error> {
+        let path = self.path(id, MARKER_SUFFIX);
         if !self.releasable_by(&self.read_marker(&path)?, writer) {
             return Ok(false);
         }
@@ -757,12 +736,12 @@ impl RecordMedium for FileMedium {
 
     async fn transfer_writer(
         &self,
-        id: &str,
+        id: &RecordId,
         from: &WriterId,
         to: &WriterId,
     ) -> Result<bool, Self::Error> {
         self.claimable(to)?;
-        let path = self.path(id, MARKER_SUFFIX)?;
+        let path = self.path(id, MARKER_SUFFIX);
         if !self.releasable_by(&self.read_marker(&path)?, from) {
             return Ok(false);
         }
@@ -840,6 +819,10 @@ mod tests {
         WriterId::new(id).expect("a valid writer id")
     }
 
+    fn s1() -> RecordId {
+        RecordId::new("s1").expect("a valid record id")
+    }
+
     #[test]
     fn temporary_names_are_told_apart_by_their_id() {
         let cases = [
@@ -878,26 +861,26 @@ mod tests {
         for (step, bytes) in [(0, &b""[..]), (1, b"dead"), (2, b"dead\n")] {
             let temporary = format!(".s1.{pid}-{}.writer.tmp", u64::MAX - step);
             dir.plant(&temporary, bytes, Duration::ZERO);
-            assert_eq!(ready(medium.writer("s1")).expect("reads"), None, "{step}");
+            assert_eq!(ready(medium.writer(&s1())).expect("reads"), None, "{step}");
             let live = writer("live");
             assert_eq!(
-                ready(medium.mark_writer("s1", &live)),
+                ready(medium.mark_writer(&s1(), &live)),
                 Ok(WriterMark::Marked)
             );
             assert_eq!(
                 fs::read(dir.0.join("s1.writer")).expect("a marker"),
                 b"live\n"
             );
-            assert_eq!(ready(medium.unmark_writer("s1", &live)), Ok(true));
+            assert_eq!(ready(medium.unmark_writer(&s1(), &live)), Ok(true));
             fs::remove_file(dir.0.join(&temporary)).expect("removes");
         }
         // Linked, the temporary name not yet removed: a whole marker, and a stray that is
         // another name of it (removing the stray leaves the marker).
         dir.plant(".s1.1-0.writer.tmp", b"dead\n", STALE * 2);
         fs::hard_link(dir.0.join(".s1.1-0.writer.tmp"), dir.0.join("s1.writer")).expect("links");
-        assert_eq!(ready(medium.writer("s1")), Ok(Some(writer("dead"))));
+        assert_eq!(ready(medium.writer(&s1())), Ok(Some(writer("dead"))));
         assert_eq!(medium.sweep_temporaries(), Ok(1));
-        assert_eq!(ready(medium.writer("s1")), Ok(Some(writer("dead"))));
+        assert_eq!(ready(medium.writer(&s1())), Ok(Some(writer("dead"))));
     }
 
     #[cfg(unix)]
@@ -907,7 +890,7 @@ mod tests {
         let dir = Dir::new("linked");
         let medium = FileMedium::open(&dir.0).expect("opens");
         assert_eq!(
-            ready(medium.mark_writer("s1", &writer("w"))),
+            ready(medium.mark_writer(&s1(), &writer("w"))),
             Ok(WriterMark::Marked)
         );
         let marker = dir.0.join("s1.writer");
@@ -929,11 +912,11 @@ mod tests {
             dir.plant(&format!(".s1.{pid}-{n}.writer.tmp"), b"", Duration::ZERO);
         }
         assert_eq!(
-            ready(medium.mark_writer("s1", &writer("w"))),
+            ready(medium.mark_writer(&s1(), &writer("w"))),
             Ok(WriterMark::Marked)
         );
-        assert_eq!(ready(medium.write("s1", b"{}")), Ok(()));
-        assert_eq!(ready(medium.read("s1")), Ok(Some(b"{}".to_vec())));
+        assert_eq!(ready(medium.write(&s1(), b"{}")), Ok(()));
+        assert_eq!(ready(medium.read(&s1())), Ok(Some(b"{}".to_vec())));
         assert_eq!(dir.temporaries().len(), 400);
     }
 
@@ -963,13 +946,13 @@ mod tests {
             dir.plant(name, b"x", old);
         }
         let w = writer("w");
-        assert_eq!(ready(medium.mark_writer("s1", &w)), Ok(WriterMark::Marked));
+        assert_eq!(ready(medium.mark_writer(&s1(), &w)), Ok(WriterMark::Marked));
         let mut left = Vec::from(kept.map(String::from));
         left.sort();
         assert_eq!(dir.temporaries(), left);
         // Already marked: nothing is created, nothing is removed.
         dir.plant(".s1.8.record.tmp", b"x", old);
-        assert_eq!(ready(medium.mark_writer("s1", &w)), Ok(WriterMark::Marked));
+        assert_eq!(ready(medium.mark_writer(&s1(), &w)), Ok(WriterMark::Marked));
         assert!(dir.0.join(".s1.8.record.tmp").exists());
         // The sweep takes every temporary file of every id, of any age.
         assert_eq!(medium.sweep_temporaries(), Ok(4));
@@ -979,17 +962,5 @@ mod tests {
     #[test]
     fn the_reserved_writer_id_is_a_valid_writer_id() {
         assert!(WriterId::new(FileMedium::UNREADABLE_MARKER).is_ok());
-    }
-
-    #[test]
-    fn only_plain_ids_are_safe() {
-        for id in ["s1", "a.b", "A-Z_0.9", "x-"] {
-            assert!(is_safe_id(id), "{id}");
-        }
-        for id in [
-            "", ".", "..", ".hidden", "a/b", "a\\b", "a..b", "../x", "c:x", "a\0b", "é", "a b",
-        ] {
-            assert!(!is_safe_id(id), "{id:?}");
-        }
     }
 }

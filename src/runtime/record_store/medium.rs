@@ -5,6 +5,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
+use super::store::RecordId;
+
 /// Who writes a record: the host's name for one store instance (one process's view of the
 /// medium), written into the writer marker it keeps beside a record it claims.
 ///
@@ -89,41 +91,49 @@ pub enum WriterMark {
 /// - **Marking is atomic across processes.** Two stores over the same medium (two processes
 ///   over one directory, two replicas over one database) that race to
 ///   [`mark_writer`](Self::mark_writer) one id never both get [`WriterMark::Marked`].
-/// - **Ids are the store's.** The store checks ids before they reach the medium (see
-///   [`RecordId`](super::RecordId)), so a medium may map them to file names or keys directly.
+/// - **Ids are record ids.** Every call names a [`RecordId`], checked once where it was made,
+///   so a medium may map it to a file name or a key directly and never checks it again.
+///   [`ids`](Self::ids) lists record ids only: a name the storage holds that is not one (a file
+///   or a row put there by something else) is left out of the listing, never an error and
+///   never a panic.
 #[allow(async_fn_in_trait)] // No `Send` bound is forced, by design.
 pub trait RecordMedium {
     /// A failure to reach the storage.
     type Error: core::error::Error;
 
     /// The bytes stored under `id`, or `None` when nothing is.
-    async fn read(&self, id: &str) -> Result<Option<Vec<u8>>, Self::Error>;
+    async fn read(&self, id: &RecordId) -> Result<Option<Vec<u8>>, Self::Error>;
 
     /// Replaces whatever is stored under `id` with `bytes`, whole.
-    async fn write(&self, id: &str, bytes: &[u8]) -> Result<(), Self::Error>;
+    async fn write(&self, id: &RecordId, bytes: &[u8]) -> Result<(), Self::Error>;
 
     /// Removes what is stored under `id`; removing nothing is not an error. The writer marker
     /// is left alone.
-    async fn remove(&self, id: &str) -> Result<(), Self::Error>;
+    async fn remove(&self, id: &RecordId) -> Result<(), Self::Error>;
 
-    /// Every id that has bytes stored, in ascending byte order of the id.
-    async fn ids(&self) -> Result<Vec<String>, Self::Error>;
+    /// Every id that has bytes stored, in ascending byte order of the id. A name stored by
+    /// something other than a store that is not a valid [`RecordId`] is left out.
+    async fn ids(&self) -> Result<Vec<RecordId>, Self::Error>;
 
     /// Marks `writer` as the one writer of `id`, unless another writer's marker is there.
-    async fn mark_writer(&self, id: &str, writer: &WriterId) -> Result<WriterMark, Self::Error>;
+    async fn mark_writer(
+        &self,
+        id: &RecordId,
+        writer: &WriterId,
+    ) -> Result<WriterMark, Self::Error>;
 
     /// The writer whose marker is beside `id`, if any.
-    async fn writer(&self, id: &str) -> Result<Option<WriterId>, Self::Error>;
+    async fn writer(&self, id: &RecordId) -> Result<Option<WriterId>, Self::Error>;
 
     /// Removes the marker beside `id` if, and only if, it names `writer`; true when it did.
-    async fn unmark_writer(&self, id: &str, writer: &WriterId) -> Result<bool, Self::Error>;
+    async fn unmark_writer(&self, id: &RecordId, writer: &WriterId) -> Result<bool, Self::Error>;
 
     /// Makes the marker beside `id` name `to` if, and only if, it names `from` now (one atomic
     /// compare-and-swap: how a lend hands a record to another process without a moment in which
     /// it has no writer); true when it did.
     async fn transfer_writer(
         &self,
-        id: &str,
+        id: &RecordId,
         from: &WriterId,
         to: &WriterId,
     ) -> Result<bool, Self::Error>;
@@ -134,37 +144,41 @@ pub trait RecordMedium {
 impl<M: RecordMedium> RecordMedium for &M {
     type Error = M::Error;
 
-    async fn read(&self, id: &str) -> Result<Option<Vec<u8>>, Self::Error> {
+    async fn read(&self, id: &RecordId) -> Result<Option<Vec<u8>>, Self::Error> {
         (**self).read(id).await
     }
 
-    async fn write(&self, id: &str, bytes: &[u8]) -> Result<(), Self::Error> {
+    async fn write(&self, id: &RecordId, bytes: &[u8]) -> Result<(), Self::Error> {
         (**self).write(id, bytes).await
     }
 
-    async fn remove(&self, id: &str) -> Result<(), Self::Error> {
+    async fn remove(&self, id: &RecordId) -> Result<(), Self::Error> {
         (**self).remove(id).await
     }
 
-    async fn ids(&self) -> Result<Vec<String>, Self::Error> {
+    async fn ids(&self) -> Result<Vec<RecordId>, Self::Error> {
         (**self).ids().await
     }
 
-    async fn mark_writer(&self, id: &str, writer: &WriterId) -> Result<WriterMark, Self::Error> {
+    async fn mark_writer(
+        &self,
+        id: &RecordId,
+        writer: &WriterId,
+    ) -> Result<WriterMark, Self::Error> {
         (**self).mark_writer(id, writer).await
     }
 
-    async fn writer(&self, id: &str) -> Result<Option<WriterId>, Self::Error> {
+    async fn writer(&self, id: &RecordId) -> Result<Option<WriterId>, Self::Error> {
         (**self).writer(id).await
     }
 
-    async fn unmark_writer(&self, id: &str, writer: &WriterId) -> Result<bool, Self::Error> {
+    async fn unmark_writer(&self, id: &RecordId, writer: &WriterId) -> Result<bool, Self::Error> {
         (**self).unmark_writer(id, writer).await
     }
 
     async fn transfer_writer(
         &self,
-        id: &str,
+        id: &RecordId,
         from: &WriterId,
         to: &WriterId,
     ) -> Result<bool, Self::Error> {

@@ -2,14 +2,13 @@
 //! any host that keeps sessions only for the life of the process.
 
 use alloc::collections::BTreeMap;
-use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::cell::RefCell;
 use core::convert::Infallible;
 
 use super::medium::{RecordMedium, WriterId, WriterMark};
 use super::seal::Unsealed;
-use super::store::RecordStore;
+use super::store::{RecordId, RecordStore};
 
 /// A [`RecordMedium`] in memory: whole writes and atomic marking, trivially (single-threaded
 /// interior mutability; no call awaits anything). It cannot fail: its error is
@@ -19,8 +18,8 @@ use super::store::RecordStore;
 /// directory. Tests plant raw bytes through [`RecordMedium::write`].
 #[derive(Debug, Default)]
 pub struct MemoryMedium {
-    records: RefCell<BTreeMap<String, Vec<u8>>>,
-    markers: RefCell<BTreeMap<String, WriterId>>,
+    records: RefCell<BTreeMap<RecordId, Vec<u8>>>,
+    markers: RefCell<BTreeMap<RecordId, WriterId>>,
 }
 
 impl MemoryMedium {
@@ -40,43 +39,45 @@ pub type MemoryRecordStore<'m> = RecordStore<&'m MemoryMedium, Unsealed>;
 impl RecordMedium for MemoryMedium {
     type Error = Infallible;
 
-    async fn read(&self, id: &str) -> Result<Option<Vec<u8>>, Infallible> {
+    async fn read(&self, id: &RecordId) -> Result<Option<Vec<u8>>, Infallible> {
         Ok(self.records.borrow().get(id).cloned())
     }
 
-    async fn write(&self, id: &str, bytes: &[u8]) -> Result<(), Infallible> {
-        self.records
-            .borrow_mut()
-            .insert(id.to_string(), bytes.to_vec());
+    async fn write(&self, id: &RecordId, bytes: &[u8]) -> Result<(), Infallible> {
+        self.records.borrow_mut().insert(id.clone(), bytes.to_vec());
         Ok(())
     }
 
-    async fn remove(&self, id: &str) -> Result<(), Infallible> {
+    async fn remove(&self, id: &RecordId) -> Result<(), Infallible> {
         self.records.borrow_mut().remove(id);
         Ok(())
     }
 
-    async fn ids(&self) -> Result<Vec<String>, Infallible> {
+    async fn ids(&self) -> Result<Vec<RecordId>, Infallible> {
         Ok(self.records.borrow().keys().cloned().collect())
     }
 
-    async fn mark_writer(&self, id: &str, writer: &WriterId) -> Result<WriterMark, Infallible> {
+    async fn mark_writer(
+        &self,
+        id: &RecordId,
+        writer: &WriterId,
+    ) -> Result<WriterMark, Infallible> {
         let mut markers = self.markers.borrow_mut();
         match markers.get(id) {
             Some(held) if held != writer => Ok(WriterMark::HeldBy(held.clone())),
             Some(_) => Ok(WriterMark::Marked),
             None => {
-                markers.insert(id.to_string(), writer.clone());
+                markers.insert(id.clone(), writer.clone());
                 Ok(WriterMark::Marked)
             }
         }
     }
 
-    async fn writer(&self, id: &str) -> Result<Option<WriterId>, Infallible> {
+    async fn writer(&self, id: &RecordId) -> Result<Option<WriterId>, Infallible> {
         Ok(self.markers.borrow().get(id).cloned())
     }
 
-    async fn unmark_writer(&self, id: &str, writer: &WriterId) -> Result<bool, Infallible> {
+    async fn unmark_writer(&self, id: &RecordId, writer: &WriterId) -> Result<bool, Infallible> {
         let mut markers = self.markers.borrow_mut();
         if markers.get(id) == Some(writer) {
             markers.remove(id);
@@ -88,7 +89,7 @@ impl RecordMedium for MemoryMedium {
 
     async fn transfer_writer(
         &self,
-        id: &str,
+        id: &RecordId,
         from: &WriterId,
         to: &WriterId,
     ) -> Result<bool, Infallible> {

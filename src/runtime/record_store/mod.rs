@@ -13,8 +13,10 @@
 //!
 //! # Guarantees
 //!
-//! - **Ids are checked first**: every id must be a [`RecordId`] before it reaches the medium
-//!   (else [`RecordStoreError::InvalidId`]), so a file medium uses it as a file name as it is.
+//! - **Ids are checked once, at the edge**: the port's text ids (a load's, a delete's, a saved
+//!   record's `id`) become a [`RecordId`] first (else [`RecordStoreError::InvalidId`], and the
+//!   medium is not asked); the store's own members and every [`RecordMedium`] call take a
+//!   `RecordId`, so nothing checks it again and a file medium uses it as a file name as it is.
 //! - **Stored bytes are classified, never trusted**: through the seal, then the record codec; a
 //!   record stored under another id is `corrupt`; no field but the id changes the outcome.
 //! - **One writer per record.** A `resume` or `write` load marks this store as writer *before*
@@ -48,7 +50,10 @@
 //!     assert_eq!(loaded.status(), SessionLoadStatus::Missing); // and `a` now writes `s1`
 //!     let refused = b.load("s1", LoadPurpose::Write).await;
 //!     assert!(matches!(refused, Err(RecordStoreError::HasWriter(_))));
-//!     assert_eq!(a.writer_of("s1").await.unwrap(), RecordWriter::ThisStore);
+//!     // The store's own members take a `RecordId`, checked once where it is made.
+//!     let s1 = RecordId::new("s1").unwrap();
+//!     assert_eq!(a.writer_of(&s1).await.unwrap(), RecordWriter::ThisStore);
+//!     assert!(RecordId::new("../s1").is_err());
 //! });
 //! ```
 //!

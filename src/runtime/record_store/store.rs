@@ -14,7 +14,8 @@ use crate::runtime::record_codec::{decode_session_record, encode_session_record}
 use crate::session::{
     ContentProvenance, InteractiveSessionRecord, InteractiveSessionStore, LoadPurpose,
     LockedReason, RecordDigest, RecordOwner, SaveOutcome, SavePurpose, SaveRefusal,
-    SessionListEntry, SessionLoadOutcome, SessionRecordDecodeIssue, SessionStoreListing,
+    SessionListEntry, SessionLoadOutcome, SessionRecordDecodeIssue, SessionRecordDecodeOutcome,
+    SessionStoreListing,
 };
 
 use super::medium::{RecordMedium, WriterId, WriterMark};
@@ -56,9 +57,11 @@ pub enum RecordIdError {
 /// A record id a store accepts: 1 to [`MAX_LEN`](Self::MAX_LEN) bytes of `A-Z a-z 0-9 . _ -`,
 /// not starting with `.` and holding no `..`.
 ///
-/// Every id is checked before it reaches the medium, so a medium may use it as a file name or a
-/// key as it is: it never names a directory, a parent, a hidden file or anything a shell or a
-/// path joins differently.
+/// The id is checked once, where text becomes a `RecordId` ([`new`](Self::new)): the store's
+/// port ([`InteractiveSessionStore`]) parses the `&str` ids of the contract, and every other
+/// member of the store, and every [`RecordMedium`] call, takes a `RecordId`, so nothing checks it
+/// again. A medium may use it as a file name or a key as it is: it never names a directory, a
+/// parent, a hidden file or anything a shell or a path joins differently.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct RecordId(String);
 
@@ -66,11 +69,12 @@ impl RecordId {
     /// The longest record id, in bytes.
     pub const MAX_LEN: usize = 128;
 
-    /// Checks `id` without taking it.
+    /// A checked record id.
     ///
     /// # Errors
     /// The first rule `id` breaks.
-    pub fn check(id: &str) -> Result<(), RecordIdError> {
+    pub fn new(id: impl Into<String>) -> Result<Self, RecordIdError> {
+        let id = id.into();
         let bytes = id.as_bytes();
         if bytes.is_empty() {
             return Err(RecordIdError::Empty);
@@ -92,18 +96,8 @@ impl RecordId {
                 index,
                 byte: bytes.get(index).copied().unwrap_or_default(),
             }),
-            None => Ok(()),
+            None => Ok(Self(id)),
         }
-    }
-
-    /// A checked record id.
-    ///
-    /// # Errors
-    /// The first rule `id` breaks.
-    pub fn new(id: impl Into<String>) -> Result<Self, RecordIdError> {
-        let id = id.into();
-        Self::check(&id)?;
-        Ok(Self(id))
     }
 
     /// The id as text.
@@ -116,6 +110,12 @@ impl RecordId {
 impl fmt::Display for RecordId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
+    }
+}
+
+impl From<RecordId> for String {
+    fn from(id: RecordId) -> Self {
+        id.0
     }
 }
 
@@ -171,8 +171,9 @@ pub enum RecordStoreError<E> {
     /// is whole).
     #[error("the record medium failed: {0}")]
     Medium(E),
-    /// The id (of a load, a delete, a writer call, or a saved record's `id`) is not a
-    /// [`RecordId`]; the medium was not asked.
+    /// The text id a port call was given (a load's, a delete's, a saved record's `id`, or a
+    /// sealing member's) is not a [`RecordId`]; the medium was not asked. The store's own
+    /// members take a [`RecordId`], so only the port meets this.
     #[error("invalid record id: {0}")]
     InvalidId(#[source] RecordIdError),
     /// Another writer holds the id: a claiming load, a delete, a lend or a reclaim was refused
@@ -239,7 +240,7 @@ pub struct RecordStore<M: RecordMedium, S: RecordSeal = Unsealed> {
     medium: M,
     seal: S,
     writer: WriterId,
-    claims: RefCell<BTreeMap<String, Claim>>,
+    claims: RefCell<BTreeMap<RecordId, Claim>>,
 }
 
 type Outcome<T, M> = Result<T, RecordStoreError<<M as RecordMedium>::Error>>;
@@ -281,7 +282,7 @@ impl<M: RecordMedium, S: RecordSeal> RecordStore<M, S> {
     /// Does nothing for an id this store does not claim.
     pub(crate) fn note_rewritten(
         &self,
-        id: &str,
+        id: &RecordId,
         stored: &[u8],
         record: &InteractiveSessionRecord,
         owner: Option<RecordOwner>,
@@ -304,7 +305,7 @@ impl<M: RecordMedium, S: RecordSeal> RecordStore<M, S> {
     ///
     /// # Errors
     /// The medium's failure.
-    pub(crate) async fn other_writer(&self, id: &str) -> Outcome<Option<OtherWriter>, M> {
+    pub(crate) async fn other_writer(&self, id: &RecordId) -> Outcome<Option<OtherWriter>, M> {
         if let Some(Claim::Lent { to }) = self.claims.borrow().get(id) {
             return Ok(Some(OtherWriter::Lent { to: to.clone() }));
         }
@@ -321,16 +322,15 @@ impl<M: RecordMedium, S: RecordSeal> RecordStore<M, S> {
 
     /// What `stored` bytes under `id` hold, by the seal and the session codec alone (no held
     /// state, no claim): the classification every load starts from.
-    pub(crate) fn classify(&self, id: &str, stored: &[u8]) -> SessionLoadOutcome {
-        classify_opened(id, self.seal.open(id, stored))
+    pub(crate) fn classify(&self, id: &RecordId, stored: &[u8]) -> SessionLoadOutcome {
+        classify_opened(id, self.seal.open(id.as_str(), stored))
     }
 
     /// Who writes `id`: nobody, this store, a lend of this store, or another writer's marker.
     ///
     /// # Errors
-    /// An invalid id, or the medium's failure.
-    pub async fn writer_of(&self, id: &str) -> Outcome<RecordWriter, M> {
-        RecordId::check(id).map_err(RecordStoreError::InvalidId)?;
+    /// The medium's failure.
+    pub async fn writer_of(&self, id: &RecordId) -> Outcome<RecordWriter, M> {
         let claim = self.claims.borrow().get(id).cloned();
         match claim {
             Some(Claim::Lent { to }) => Ok(RecordWriter::Other(OtherWriter::Lent { to })),
@@ -352,9 +352,8 @@ impl<M: RecordMedium, S: RecordSeal> RecordStore<M, S> {
     /// marker names it; releasing an id it does not hold does nothing.
     ///
     /// # Errors
-    /// An invalid id, or the medium's failure (the claim is dropped all the same).
-    pub async fn release(&self, id: &str) -> Outcome<(), M> {
-        RecordId::check(id).map_err(RecordStoreError::InvalidId)?;
+    /// The medium's failure (the claim is dropped all the same).
+    pub async fn release(&self, id: &RecordId) -> Outcome<(), M> {
         self.claims.borrow_mut().remove(id);
         self.medium
             .unmark_writer(id, &self.writer)
@@ -371,9 +370,8 @@ impl<M: RecordMedium, S: RecordSeal> RecordStore<M, S> {
     /// # Errors
     /// [`RecordStoreError::NotHeld`] when this store neither claims nor lends `id`;
     /// [`RecordStoreError::HasWriter`] when it is already lent to another writer, or another
-    /// writer's marker is there; an invalid id; the medium's failure.
-    pub async fn lend(&self, id: &str, to: &WriterId) -> Outcome<(), M> {
-        RecordId::check(id).map_err(RecordStoreError::InvalidId)?;
+    /// writer's marker is there; the medium's failure.
+    pub async fn lend(&self, id: &RecordId, to: &WriterId) -> Outcome<(), M> {
         let claim = self.claims.borrow().get(id).cloned();
         match claim {
             None => return Err(RecordStoreError::NotHeld),
@@ -442,9 +440,8 @@ impl<M: RecordMedium, S: RecordSeal> RecordStore<M, S> {
     ///
     /// # Errors
     /// [`RecordStoreError::HasWriter`] while another writer's marker is there (the lend goes
-    /// on); an invalid id; the medium's failure.
-    pub async fn reclaim(&self, id: &str) -> Outcome<bool, M> {
-        RecordId::check(id).map_err(RecordStoreError::InvalidId)?;
+    /// on); the medium's failure.
+    pub async fn reclaim(&self, id: &RecordId) -> Outcome<bool, M> {
         if !matches!(self.claims.borrow().get(id), Some(Claim::Lent { .. })) {
             return Ok(false);
         }
@@ -468,9 +465,8 @@ impl<M: RecordMedium, S: RecordSeal> RecordStore<M, S> {
     /// lend of this store to `dead` stays until [`reclaim`](Self::reclaim)ed.
     ///
     /// # Errors
-    /// An invalid id, or the medium's failure.
-    pub async fn recover_writer(&self, id: &str, dead: &WriterId) -> Outcome<bool, M> {
-        RecordId::check(id).map_err(RecordStoreError::InvalidId)?;
+    /// The medium's failure.
+    pub async fn recover_writer(&self, id: &RecordId, dead: &WriterId) -> Outcome<bool, M> {
         let removed = self
             .medium
             .unmark_writer(id, dead)
@@ -482,24 +478,24 @@ impl<M: RecordMedium, S: RecordSeal> RecordStore<M, S> {
         Ok(removed)
     }
 
-    fn set(&self, id: &str, claim: Claim) {
-        self.claims.borrow_mut().insert(id.to_string(), claim);
+    fn set(&self, id: &RecordId, claim: Claim) {
+        self.claims.borrow_mut().insert(id.clone(), claim);
     }
 
-    fn lent_to(&self, id: &str) -> Option<OtherWriter> {
+    fn lent_to(&self, id: &RecordId) -> Option<OtherWriter> {
         match self.claims.borrow().get(id) {
             Some(Claim::Lent { to }) => Some(OtherWriter::Lent { to: to.clone() }),
             _ => None,
         }
     }
 
-    fn is_claimed(&self, id: &str) -> bool {
+    fn is_claimed(&self, id: &RecordId) -> bool {
         matches!(self.claims.borrow().get(id), Some(Claim::Claimed { .. }))
     }
 
     /// True when `stored` are the exact bytes this store last read or wrote for `id` (by the
     /// seal's digest, or byte for byte with a seal that does not digest): no decode.
-    fn holds(&self, id: &str, stored: &[u8]) -> bool {
+    fn holds(&self, id: &RecordId, stored: &[u8]) -> bool {
         match self.claims.borrow().get(id) {
             Some(Claim::Claimed {
                 held: Some(Held::Digested { digest, .. }),
@@ -511,26 +507,26 @@ impl<M: RecordMedium, S: RecordSeal> RecordStore<M, S> {
         }
     }
 
-    async fn mark(&self, id: &str) -> Outcome<WriterMark, M> {
+    async fn mark(&self, id: &RecordId) -> Outcome<WriterMark, M> {
         self.medium
             .mark_writer(id, &self.writer)
             .await
             .map_err(RecordStoreError::Medium)
     }
 
-    async fn transfer(&self, id: &str, to: &WriterId) -> Outcome<bool, M> {
+    async fn transfer(&self, id: &RecordId, to: &WriterId) -> Outcome<bool, M> {
         self.medium
             .transfer_writer(id, &self.writer, to)
             .await
             .map_err(RecordStoreError::Medium)
     }
 
-    async fn read(&self, id: &str) -> Outcome<Option<alloc::vec::Vec<u8>>, M> {
+    async fn read(&self, id: &RecordId) -> Outcome<Option<alloc::vec::Vec<u8>>, M> {
         self.medium.read(id).await.map_err(RecordStoreError::Medium)
     }
 
     /// Drops a claim taken by the call that is ending (it was not held before it).
-    async fn drop_fresh_claim(&self, id: &str, was_claimed: bool) -> Outcome<(), M> {
+    async fn drop_fresh_claim(&self, id: &RecordId, was_claimed: bool) -> Outcome<(), M> {
         if !was_claimed {
             self.claims.borrow_mut().remove(id);
             self.medium
@@ -544,9 +540,9 @@ impl<M: RecordMedium, S: RecordSeal> RecordStore<M, S> {
     /// Classifies `stored` under `id` with what this store holds: the held session handed back
     /// when its bytes are unchanged and the seal cannot open them now; `held-file-changed` when
     /// they changed and the seal cannot open them. Also says what a claiming load keeps.
-    fn classify_held(&self, id: &str, stored: &[u8]) -> (SessionLoadOutcome, Keep) {
+    fn classify_held(&self, id: &RecordId, stored: &[u8]) -> (SessionLoadOutcome, Keep) {
         let digest = self.seal.digest(stored);
-        match self.seal.open(id, stored) {
+        match self.seal.open(id.as_str(), stored) {
             Opened::Locked(reason) => match self.claims.borrow().get(id) {
                 Some(Claim::Claimed {
                     held:
@@ -588,7 +584,7 @@ impl<M: RecordMedium, S: RecordSeal> RecordStore<M, S> {
         }
     }
 
-    async fn load_claiming(&self, id: &str) -> Outcome<SessionLoadOutcome, M> {
+    async fn load_claiming(&self, id: &RecordId) -> Outcome<SessionLoadOutcome, M> {
         if let Some(lent) = self.lent_to(id) {
             return Err(RecordStoreError::HasWriter(lent));
         }
@@ -642,8 +638,7 @@ impl<M: RecordMedium, S: RecordSeal> RecordStore<M, S> {
         purpose: SavePurpose,
         provenance: ContentProvenance,
     ) -> Outcome<(SaveOutcome, Option<RecordDigest>), M> {
-        let id = record.id.as_str();
-        RecordId::check(id).map_err(RecordStoreError::InvalidId)?;
+        let id = &RecordId::new(record.id.as_str()).map_err(RecordStoreError::InvalidId)?;
         let refused = |reason| Ok((SaveOutcome::Refused { reason }, None));
         let lent = self.lent_to(id).is_some();
         if lent && purpose == SavePurpose::Run {
@@ -684,7 +679,7 @@ impl<M: RecordMedium, S: RecordSeal> RecordStore<M, S> {
 
     /// True when what is stored under `id` may be written over: nothing, the exact bytes of a
     /// session this store holds (recognised without a decode), or a valid record.
-    async fn check_overwrite(&self, id: &str) -> Outcome<bool, M> {
+    async fn check_overwrite(&self, id: &RecordId) -> Outcome<bool, M> {
         let Some(stored) = self.read(id).await? else {
             return Ok(true);
         };
@@ -696,7 +691,7 @@ impl<M: RecordMedium, S: RecordSeal> RecordStore<M, S> {
 
     async fn write_record(
         &self,
-        id: &str,
+        id: &RecordId,
         record: &InteractiveSessionRecord,
         provenance: ContentProvenance,
     ) -> Outcome<(Held, Option<RecordDigest>), M> {
@@ -705,7 +700,7 @@ impl<M: RecordMedium, S: RecordSeal> RecordStore<M, S> {
         // Whose the written content is: the owner the seal sealed for (nothing is opened).
         let Sealed { bytes, owner } = self
             .seal
-            .seal_attributed(id, &plaintext, provenance)
+            .seal_attributed(id.as_str(), &plaintext, provenance)
             .map_err(RecordStoreError::Seal)?;
         self.medium
             .write(id, &bytes)
@@ -745,17 +740,16 @@ impl<M: RecordMedium, S: RecordSeal> RecordStore<M, S> {
     }
 }
 
-/// The outcome of what a seal opened, decoded by the session codec.
-fn classify_opened(id: &str, opened: Opened<'_>) -> SessionLoadOutcome {
+/// The outcome of what a seal opened, decoded by the session codec: the codec's outcome becomes
+/// the port's in this one match (a valid record moves over with the seal's owner).
+fn classify_opened(id: &RecordId, opened: Opened<'_>) -> SessionLoadOutcome {
     match opened {
-        Opened::Plaintext { bytes, owner } => {
-            match SessionLoadOutcome::from(decode_session_record(&bytes, id)) {
-                SessionLoadOutcome::Valid { record, .. } => {
-                    SessionLoadOutcome::Valid { record, owner }
-                }
-                other => other,
+        Opened::Plaintext { bytes, owner } => match decode_session_record(&bytes, id.as_str()) {
+            SessionRecordDecodeOutcome::Valid { record } => {
+                SessionLoadOutcome::Valid { record, owner }
             }
-        }
+            other => other.into(),
+        },
         Opened::Locked(reason) => SessionLoadOutcome::Locked { reason },
         Opened::Broken(message) => SessionLoadOutcome::Corrupt {
             issues: vec![SessionRecordDecodeIssue::new("", message)],
@@ -781,7 +775,7 @@ impl<M: RecordMedium, S: RecordSeal> InteractiveSessionStore for RecordStore<M, 
         id: &str,
         purpose: LoadPurpose,
     ) -> Result<SessionLoadOutcome, Self::Error> {
-        RecordId::check(id).map_err(RecordStoreError::InvalidId)?;
+        let id = &RecordId::new(id).map_err(RecordStoreError::InvalidId)?;
         if purpose.claims() {
             return self.load_claiming(id).await;
         }
@@ -795,27 +789,21 @@ impl<M: RecordMedium, S: RecordSeal> InteractiveSessionStore for RecordStore<M, 
         let ids = self.medium.ids().await.map_err(RecordStoreError::Medium)?;
         let mut listing = SessionStoreListing::default();
         for id in ids {
-            let outcome = match RecordId::check(&id) {
-                Err(error) => SessionLoadOutcome::Corrupt {
-                    issues: vec![SessionRecordDecodeIssue::new(
-                        "",
-                        alloc::format!("stored under an id this store refuses: {error}"),
-                    )],
-                    cwd: None,
-                },
-                Ok(()) => match self.read(&id).await? {
-                    // Removed since the medium listed it.
-                    None => continue,
-                    Some(stored) => self.classify_held(&id, &stored).0,
-                },
+            let outcome = match self.read(&id).await? {
+                // Removed since the medium listed it.
+                None => continue,
+                Some(stored) => self.classify_held(&id, &stored).0,
             };
-            listing.push(SessionListEntry { id, outcome });
+            listing.push(SessionListEntry {
+                id: id.into(),
+                outcome,
+            });
         }
         Ok(listing)
     }
 
     async fn delete(&self, id: &str) -> Result<(), Self::Error> {
-        RecordId::check(id).map_err(RecordStoreError::InvalidId)?;
+        let id = &RecordId::new(id).map_err(RecordStoreError::InvalidId)?;
         if let Some(lent) = self.lent_to(id) {
             return Err(RecordStoreError::HasWriter(lent));
         }
@@ -917,7 +905,8 @@ mod tests {
             0,
             "a commit decoded the bytes this store wrote"
         );
-        ready(a.release("s1")).expect("released");
+        let s1 = RecordId::new("s1").expect("an id");
+        ready(a.release(&s1)).expect("released");
 
         // Bytes this store read (a claiming load decodes them once) are not decoded again.
         let b = RecordStore::new(
@@ -938,16 +927,16 @@ mod tests {
         );
 
         // Bytes that changed underneath (written past the marker) are classified afresh.
-        ready(medium.write("s1", b"not a record")).expect("planted");
+        ready(medium.write(&s1, b"not a record")).expect("planted");
         assert_eq!(
             save(&b, &record(5)),
             SaveOutcome::Refused {
                 reason: SaveRefusal::Unreadable
             }
         );
-        assert_eq!(ready(medium.read("s1")), Ok(Some(b"not a record".to_vec())));
+        assert_eq!(ready(medium.read(&s1)), Ok(Some(b"not a record".to_vec())));
         let other = encode_session_record(&record(6)).expect("encodes");
-        ready(medium.write("s1", &other)).expect("planted");
+        ready(medium.write(&s1, &other)).expect("planted");
         assert_eq!(save(&b, &record(7)), SaveOutcome::Saved);
         assert_eq!(b.seal().opened.get(), 3);
         assert_eq!(save(&b, &record(8)), SaveOutcome::Saved);

@@ -456,44 +456,48 @@ impl<'m, M: RecordMedium> Recording<'m, M> {
 impl<M: RecordMedium> RecordMedium for Recording<'_, M> {
     type Error = M::Error;
 
-    async fn read(&self, id: &str) -> Result<Option<Vec<u8>>, Self::Error> {
+    async fn read(&self, id: &RecordId) -> Result<Option<Vec<u8>>, Self::Error> {
         self.log(MediumCall::Read);
         self.inner.read(id).await
     }
 
-    async fn write(&self, id: &str, bytes: &[u8]) -> Result<(), Self::Error> {
+    async fn write(&self, id: &RecordId, bytes: &[u8]) -> Result<(), Self::Error> {
         self.log(MediumCall::Write);
         self.inner.write(id, bytes).await
     }
 
-    async fn remove(&self, id: &str) -> Result<(), Self::Error> {
+    async fn remove(&self, id: &RecordId) -> Result<(), Self::Error> {
         self.log(MediumCall::Remove);
         self.inner.remove(id).await
     }
 
-    async fn ids(&self) -> Result<Vec<String>, Self::Error> {
+    async fn ids(&self) -> Result<Vec<RecordId>, Self::Error> {
         self.log(MediumCall::Ids);
         self.inner.ids().await
     }
 
-    async fn mark_writer(&self, id: &str, writer: &WriterId) -> Result<WriterMark, Self::Error> {
+    async fn mark_writer(
+        &self,
+        id: &RecordId,
+        writer: &WriterId,
+    ) -> Result<WriterMark, Self::Error> {
         self.log(MediumCall::MarkWriter);
         self.inner.mark_writer(id, writer).await
     }
 
-    async fn writer(&self, id: &str) -> Result<Option<WriterId>, Self::Error> {
+    async fn writer(&self, id: &RecordId) -> Result<Option<WriterId>, Self::Error> {
         self.log(MediumCall::Writer);
         self.inner.writer(id).await
     }
 
-    async fn unmark_writer(&self, id: &str, writer: &WriterId) -> Result<bool, Self::Error> {
+    async fn unmark_writer(&self, id: &RecordId, writer: &WriterId) -> Result<bool, Self::Error> {
         self.log(MediumCall::UnmarkWriter);
         self.inner.unmark_writer(id, writer).await
     }
 
     async fn transfer_writer(
         &self,
-        id: &str,
+        id: &RecordId,
         from: &WriterId,
         to: &WriterId,
     ) -> Result<bool, Self::Error> {
@@ -565,6 +569,10 @@ fn record(id: &str, n: u64) -> InteractiveSessionRecord {
 
 fn writer(name: &'static str) -> Checked<WriterId> {
     WriterId::new(name).map_err(|error| ("making a writer id", failed(&error)))
+}
+
+fn record_id(id: &str) -> Checked<RecordId> {
+    RecordId::new(id).map_err(|error| ("making a record id", failed(&error)))
 }
 
 fn failed(error: &impl fmt::Display) -> RecordStoreProblem {
@@ -751,12 +759,14 @@ impl<'m, 'r, F: RecordStoreFixture> Run<'_, 'm, 'r, F> {
     // --- medium helpers --------------------------------------------------------------------
 
     async fn raw(&self, check: &'static str, id: &str) -> Checked<Option<Vec<u8>>> {
-        self.medium.read(id).await.map_err(|e| (check, failed(&e)))
+        let id = record_id(id)?;
+        self.medium.read(&id).await.map_err(|e| (check, failed(&e)))
     }
 
     async fn plant_raw(&self, check: &'static str, id: &str, bytes: &[u8]) -> Checked {
+        let id = record_id(id)?;
         self.medium
-            .write(id, bytes)
+            .write(&id, bytes)
             .await
             .map_err(|e| (check, failed(&e)))
     }
@@ -782,8 +792,9 @@ impl<'m, 'r, F: RecordStoreFixture> Run<'_, 'm, 'r, F> {
     }
 
     async fn marker(&self, check: &'static str, id: &str) -> Checked<Option<WriterId>> {
+        let id = record_id(id)?;
         self.medium
-            .writer(id)
+            .writer(&id)
             .await
             .map_err(|e| (check, failed(&e)))
     }
@@ -898,7 +909,10 @@ impl<'m, 'r, F: RecordStoreFixture> Run<'_, 'm, 'r, F> {
         id: &str,
         expected: RecordWriter,
     ) -> Checked {
-        let received = store.writer_of(id).await.map_err(|e| (check, failed(&e)))?;
+        let received = store
+            .writer_of(&record_id(id)?)
+            .await
+            .map_err(|e| (check, failed(&e)))?;
         if received == expected {
             Ok(())
         } else {
@@ -1234,7 +1248,7 @@ impl<'m, 'r, F: RecordStoreFixture> Run<'_, 'm, 'r, F> {
                     },
                 ));
             }
-            a.release("r1")
+            a.release(&record_id("r1")?)
                 .await
                 .map_err(|e| ("releasing", failed(&e)))?;
             recording.take();
@@ -1349,7 +1363,7 @@ impl<'m, 'r, F: RecordStoreFixture> Run<'_, 'm, 'r, F> {
         }
         self.load_valid_as("a probe of a lent id", &a, LoadPurpose::Probe, &r1)
             .await?;
-        match a.lend("nothing-here", &b_id).await {
+        match a.lend(&record_id("nothing-here")?, &b_id).await {
             Err(RecordStoreError::NotHeld) => {}
             other => {
                 return Err((
@@ -1361,7 +1375,7 @@ impl<'m, 'r, F: RecordStoreFixture> Run<'_, 'm, 'r, F> {
                 ));
             }
         }
-        a.lend("f1", &b_id)
+        a.lend(&record_id("f1")?, &b_id)
             .await
             .map_err(|e| ("lending", failed(&e)))?;
         self.expect_marker("a lend moves the marker", "f1", Some(&b_id))
@@ -1385,12 +1399,12 @@ impl<'m, 'r, F: RecordStoreFixture> Run<'_, 'm, 'r, F> {
             SaveOutcome::Saved,
         )
         .await?;
-        let early = a.reclaim("f1").await;
+        let early = a.reclaim(&record_id("f1")?).await;
         expect_has_writer("a reclaim while the receiver holds it", &early)?;
-        b.release("f1")
+        b.release(&record_id("f1")?)
             .await
             .map_err(|e| ("releasing", failed(&e)))?;
-        match a.reclaim("f1").await {
+        match a.reclaim(&record_id("f1")?).await {
             Ok(true) => {}
             other => {
                 return Err((
@@ -1475,19 +1489,19 @@ impl<'m, 'r, F: RecordStoreFixture> Run<'_, 'm, 'r, F> {
         let r = record("e1", 1);
         self.save_as("a run save", &a, &r, SavePurpose::Run, SaveOutcome::Saved)
             .await?;
-        a.release("e1")
+        a.release(&record_id("e1")?)
             .await
             .map_err(|e| ("releasing", failed(&e)))?;
         self.expect_marker("a release removes the marker", "e1", None)
             .await?;
         self.expect_writer("a released id", &a, "e1", RecordWriter::Nobody)
             .await?;
-        a.release("e2")
+        a.release(&record_id("e2")?)
             .await
             .map_err(|e| ("releasing nothing", failed(&e)))?;
         self.load_valid_as("another store claims next", &b, LoadPurpose::Resume, &r)
             .await?;
-        a.release("e1")
+        a.release(&record_id("e1")?)
             .await
             .map_err(|e| ("releasing again", failed(&e)))?;
         self.expect_marker(
@@ -1520,7 +1534,7 @@ impl<'m, 'r, F: RecordStoreFixture> Run<'_, 'm, 'r, F> {
         let refused = b.load("d1", LoadPurpose::Resume).await;
         expect_has_writer("a claim over a dead writer's marker", &refused)?;
         let other = writer("suite-c")?;
-        let recovered = b.recover_writer("d1", &other).await;
+        let recovered = b.recover_writer(&record_id("d1")?, &other).await;
         if !matches!(recovered, Ok(false)) {
             return Err((
                 "recovering a writer the marker does not name",
@@ -1532,7 +1546,7 @@ impl<'m, 'r, F: RecordStoreFixture> Run<'_, 'm, 'r, F> {
         }
         self.expect_marker("the marker stays", "d1", Some(&a_id))
             .await?;
-        let recovered = b.recover_writer("d1", &a_id).await;
+        let recovered = b.recover_writer(&record_id("d1")?, &a_id).await;
         if !matches!(recovered, Ok(true)) {
             return Err((
                 "recovering the dead writer's marker",
@@ -1545,7 +1559,7 @@ impl<'m, 'r, F: RecordStoreFixture> Run<'_, 'm, 'r, F> {
         self.expect_marker("the marker is gone", "d1", None).await?;
         self.load_valid_as("the next writer claims", &b, LoadPurpose::Resume, &r)
             .await?;
-        let again = b.recover_writer("d1", &a_id).await;
+        let again = b.recover_writer(&record_id("d1")?, &a_id).await;
         if !matches!(again, Ok(false)) {
             return Err((
                 "recovering a marker that names a live writer now",
@@ -1628,7 +1642,7 @@ impl<'m, 'r, F: RecordStoreFixture> Run<'_, 'm, 'r, F> {
         let v = record("t-valid", 1);
         self.save_as("a run save", &a, &v, SavePurpose::Run, SaveOutcome::Saved)
             .await?;
-        a.release("t-valid")
+        a.release(&record_id("t-valid")?)
             .await
             .map_err(|e| ("releasing", failed(&e)))?;
         self.plant_raw("planting garbage", "t-corrupt", b"\x00not a record")
@@ -1755,7 +1769,6 @@ impl<'m, 'r, F: RecordStoreFixture> Run<'_, 'm, 'r, F> {
     async fn invalid_ids(&mut self) -> Checked {
         let recording = self.recording;
         let a = self.store("suite-a")?;
-        let b_id = writer("suite-b")?;
         let long = "a".repeat(RecordId::MAX_LEN + 1);
         let cases: [(&str, RecordIdError); 8] = [
             ("", RecordIdError::Empty),
@@ -1808,16 +1821,10 @@ impl<'m, 'r, F: RecordStoreFixture> Run<'_, 'm, 'r, F> {
             check("save", is_invalid(&r, error), show(&r));
             let r = a.delete(id).await;
             check("delete", is_invalid(&r, error), show(&r));
-            let r = a.writer_of(id).await;
-            check("writer_of", is_invalid(&r, error), show(&r));
-            let r = a.release(id).await;
-            check("release", is_invalid(&r, error), show(&r));
-            let r = a.lend(id, &b_id).await;
-            check("lend", is_invalid(&r, error), show(&r));
-            let r = a.reclaim(id).await;
-            check("reclaim", is_invalid(&r, error), show(&r));
-            let r = a.recover_writer(id, &b_id).await;
-            check("recover_writer", is_invalid(&r, error), show(&r));
+            // The store's own members take a `RecordId`: the text is refused where it would
+            // become one.
+            let r = RecordId::new(id);
+            check("RecordId::new", r == Err(error), format!("{r:?}"));
             if let Some((name, received)) = results.into_iter().next() {
                 return Err((
                     "a call with an invalid id",
@@ -2002,7 +2009,11 @@ async fn interleave<M: RecordMedium, S: RecordSeal>(
                 }
             }
             _ => {
-                if let Err(error) = store.release(id).await {
+                let released = match RecordId::new(id) {
+                    Ok(id) => store.release(&id).await.map_err(|error| error.to_string()),
+                    Err(error) => Err(error.to_string()),
+                };
+                if let Err(error) = released {
                     return Err((step, format!("store {who} release of {id}: {error}")));
                 }
                 if holder.get(id) == Some(&who) {

@@ -8,6 +8,6 @@ fn main() {
     let writer = WriterId::new("host-1").expect("a valid writer id");
     let store = RecordStore::new(&medium, Unsealed, writer);
     assert_eq!(store.writer_id().as_str(), "host-1");
-    assert!(RecordId::check("s-1").is_ok());
-    assert!(RecordId::check("../s").is_err());
+    assert!(RecordId::new("s-1").is_ok());
+    assert!(RecordId::new("../s").is_err());
 }

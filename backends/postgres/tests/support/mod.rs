@@ -11,7 +11,9 @@ use agent_interface::agent_core::ErrorValue;
 use agent_interface::runtime::policy::testing::PolicyStoreFixture;
 use agent_interface::runtime::record_store::rand_core::{TryCryptoRng, TryRng};
 use agent_interface::runtime::record_store::testing::{RecordStoreFixture, UnsealedFixture};
-use agent_interface::runtime::record_store::{AeadSeal, KeyId, KeyRole, Keyring, WriterId};
+use agent_interface::runtime::record_store::{
+    AeadSeal, KeyId, KeyRole, Keyring, RecordId, WriterId,
+};
 use agent_interface_postgres::postgres::{Client, Config, NoTls};
 use agent_interface_postgres::{PostgresMedium, PostgresPolicyStore, SchemaName};
 
@@ -70,6 +72,10 @@ pub fn pg_ctl(action: &str) {
 
 pub fn writer(id: &str) -> WriterId {
     WriterId::new(id).expect("a valid writer id")
+}
+
+pub fn rid(id: &str) -> RecordId {
+    RecordId::new(id).expect("a valid record id")
 }
 
 fn fixture_error(error: &impl std::fmt::Display) -> ErrorValue {

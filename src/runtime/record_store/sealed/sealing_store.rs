@@ -52,7 +52,11 @@ where
     M::Error: 'static,
 {
     /// The raise once this store is the id's writer: read, compare, open, re-seal, write.
-    async fn raise_marked(&self, id: &str, digest: &RecordDigest) -> StoreResult<RaiseOutcome, M> {
+    async fn raise_marked(
+        &self,
+        id: &RecordId,
+        digest: &RecordDigest,
+    ) -> StoreResult<RaiseOutcome, M> {
         let Some(stored) = self
             .medium()
             .read(id)
@@ -65,17 +69,19 @@ where
             return Ok(RaiseOutcome::DigestMismatch);
         }
         let seal = self.seal().aead();
-        let Opened::Plaintext { bytes, owner } = seal.open_inner(id, &stored) else {
+        let Opened::Plaintext { bytes, owner } = seal.open_inner(id.as_str(), &stored) else {
             return Ok(RaiseOutcome::NotOpenable);
         };
-        let SessionRecordDecodeOutcome::Valid { record } = decode_session_record(&bytes, id) else {
+        let SessionRecordDecodeOutcome::Valid { record } =
+            decode_session_record(&bytes, id.as_str())
+        else {
             return Ok(RaiseOutcome::NotOpenable);
         };
         if owner == Some(RecordOwner::Owner) {
             return Ok(RaiseOutcome::AlreadyOwner);
         }
         let sealed = seal
-            .seal_as_owner(id, &bytes)
+            .seal_as_owner(id.as_str(), &bytes)
             .map_err(RecordStoreError::Seal)?;
         self.medium()
             .write(id, &sealed)
@@ -95,7 +101,7 @@ where
         id: &str,
         digest: &RecordDigest,
     ) -> Result<RaiseOutcome, Self::Error> {
-        RecordId::check(id).map_err(RecordStoreError::InvalidId)?;
+        let id = &RecordId::new(id).map_err(RecordStoreError::InvalidId)?;
         if let Some(other) = self.other_writer(id).await? {
             return Err(RecordStoreError::HasWriter(other));
         }
@@ -132,7 +138,7 @@ where
     }
 
     async fn issue_token(&self, id: &str) -> Result<TokenIssue, Self::Error> {
-        RecordId::check(id).map_err(RecordStoreError::InvalidId)?;
+        let id = &RecordId::new(id).map_err(RecordStoreError::InvalidId)?;
         let Some(stored) = self
             .medium()
             .read(id)
@@ -194,8 +200,8 @@ where
         id: &str,
         since: &RecordDigest,
     ) -> Result<Vec<RecordDigest>, Self::Error> {
-        RecordId::check(id).map_err(RecordStoreError::InvalidId)?;
-        Ok(match self.seal().aead().logs.borrow().get(id) {
+        let id = RecordId::new(id).map_err(RecordStoreError::InvalidId)?;
+        Ok(match self.seal().aead().logs.borrow().get(id.as_str()) {
             Some(log) if log.since == *since => {
                 log.written.iter().copied().map(digest_of).collect()
             }
