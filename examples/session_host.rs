@@ -23,8 +23,7 @@
 //! Run it with `cargo run --example session_host --features full`.
 
 use agent_interface::agent_core::{
-    AssistantMessage, BaseMessage, MessageState, ToolCall, ToolCallFunction, ToolMessage,
-    UniversalMessage, UserMessage,
+    AssistantMessage, ToolCall, ToolCallFunction, ToolMessage, UniversalMessage,
 };
 use agent_interface::agent_core::{BackgroundPermissionPolicy, NeverAborted, TokenUsage};
 use agent_interface::analytics::{
@@ -942,44 +941,21 @@ fn session_rules() -> Result<(), serde_json::Error> {
 /// effect, and the report says what to announce. A second reconciliation has nothing to do.
 fn reconcile_on_wake() -> Result<(), serde_json::Error> {
     println!("== reconcile on wake");
-    let base = |id: &str| BaseMessage {
-        id: id.to_string(),
-        timestamp: "2026-05-01T11:59:00.000Z".to_string(),
-        state: MessageState::Complete,
-        metadata: None,
-    };
-    let call = |id: &str, tool: &str| ToolCall {
-        id: id.to_string(),
-        function: ToolCallFunction {
-            name: tool.to_string(),
-            arguments: "{}".to_string(),
-        },
-    };
+    let at = "2026-05-01T11:59:00.000Z";
+    let call = |id: &str, tool: &str| ToolCall::new(id, ToolCallFunction::new(tool, "{}"));
     // The persisted branch: the read's result was flushed, then the process died.
     let mut branch = vec![
-        UniversalMessage::User(UserMessage {
-            base: base("e1"),
-            content: "update the changelog and deploy".to_string(),
-            parts: None,
-            name: None,
-        }),
-        UniversalMessage::Assistant(AssistantMessage {
-            base: base("e2"),
-            content: None,
-            parts: None,
-            tool_calls: Some(vec![
+        UniversalMessage::user("e1", at, "update the changelog and deploy"),
+        AssistantMessage::new("e2", at, None)
+            .with_tool_calls(vec![
                 call("call_read", "read_file"),
                 call("call_write", "write_file"),
                 call("call_deploy", "deploy"),
-            ]),
-        }),
-        UniversalMessage::Tool(ToolMessage {
-            base: base("e3"),
-            content: "# Changelog".to_string(),
-            parts: None,
-            tool_call_id: "call_read".to_string(),
-            name: Some("read_file".to_string()),
-        }),
+            ])
+            .into(),
+        ToolMessage::new("e3", at, "call_read", "# Changelog")
+            .with_name("read_file")
+            .into(),
     ];
 
     // What the host knows on wake: its tools' effects (`deploy` is not described, so it counts
@@ -1173,18 +1149,8 @@ fn session_cache(dir: &std::path::Path) {
         Unsealed,
         WriterId::new(format!("cache:{}", std::process::id())).expect("a valid writer id"),
     );
-    let base = |id: &str| BaseMessage {
-        id: id.to_string(),
-        timestamp: "2026-05-01T11:59:00.000Z".to_string(),
-        state: MessageState::Complete,
-        metadata: None,
-    };
-    let user = UniversalMessage::User(UserMessage {
-        base: base("m1"),
-        content: "write the release notes".to_string(),
-        parts: None,
-        name: None,
-    });
+    let at = "2026-05-01T11:59:00.000Z";
+    let user = UniversalMessage::user("m1", at, "write the release notes");
     let mut source = InteractiveSessionRecord::new(
         "src",
         "/work/project",
@@ -1197,20 +1163,14 @@ fn session_cache(dir: &std::path::Path) {
         id: "interrupted".into(),
         ..source.clone()
     };
-    interrupted
-        .messages
-        .push(UniversalMessage::Assistant(AssistantMessage {
-            base: base("m2"),
-            content: None,
-            parts: None,
-            tool_calls: Some(vec![ToolCall {
-                id: "call_1".to_string(),
-                function: ToolCallFunction {
-                    name: "write_file".to_string(),
-                    arguments: "{}".to_string(),
-                },
-            }]),
-        }));
+    interrupted.messages.push(
+        AssistantMessage::new("m2", at, None)
+            .with_tool_calls(vec![ToolCall::new(
+                "call_1",
+                ToolCallFunction::new("write_file", "{}"),
+            )])
+            .into(),
+    );
     for record in [&source, &interrupted] {
         let saved = block_on(store.save(record, SavePurpose::Run, ContentProvenance::Session));
         assert_eq!(saved.expect("the disk answers"), SaveOutcome::Saved);
