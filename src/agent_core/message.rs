@@ -7,7 +7,7 @@ use super::value::ValueMap;
 
 string_enum! {
     /// Who speaks a message (`TUniversalMessageRole`); the tag of [`UniversalMessage`].
-    pub enum MessageRole {
+    pub closed enum MessageRole {
         /// The human (or the host speaking for them).
         User = "user",
         /// The model.

@@ -818,6 +818,7 @@ impl<const N: usize> Model<N> {
             Expected::NotRun(Coalesced) => seen.coalesced += 1,
             Expected::NotRun(Dropped) => seen.dropped += 1,
             Expected::NotRun(Cancelled) => seen.cancelled += 1,
+            Expected::NotRun(reason) => panic!("the model never decides {reason}"),
         }
     }
 
