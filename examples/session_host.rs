@@ -372,11 +372,7 @@ fn background_task() -> Result<(), serde_json::Error> {
             output: "- Faster startup\n- New theme picker".into(),
             metadata: None,
         },
-        usage: Some(TokenUsage {
-            prompt_tokens: 2_100,
-            completion_tokens: 160,
-            total_tokens: 2_260,
-        }),
+        usage: Some(TokenUsage::new(2_100, 160, 2_260)),
     }));
     events.push(BackgroundTaskEvent::Completed {
         task: Box::new(task.clone()),

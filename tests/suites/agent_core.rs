@@ -301,7 +301,7 @@ cases! {
             golden("token_usage", include_str!("../golden/agent_core/token_usage.json"));
         assert_eq!(
             usage,
-            TokenUsage { prompt_tokens: 7646, completion_tokens: 10, total_tokens: 7656 }
+            TokenUsage::new(7646, 10, 7656)
         );
     }
 
