@@ -223,36 +223,18 @@ fn tui_interaction() -> Result<(), serde_json::Error> {
 /// Section 3: commands, as a client lists them and as the host runs them.
 fn commands() -> Result<(), serde_json::Error> {
     println!("\n== commands");
-    let memory = Command {
-        name: "memory".into(),
-        description: "Inspect and edit what the agent remembers".into(),
-        source: "builtin".into(),
-        model_invocable: Some(true),
-        subcommands: Some(vec![
-            Command {
-                name: "show".into(),
-                description: "Print the memory file".into(),
-                source: "builtin".into(),
-                model_invocable: Some(true),
-                ..Command::default()
-            },
-            Command {
-                name: "clear".into(),
-                description: "Forget everything".into(),
-                source: "builtin".into(),
-                model_invocable: Some(false),
-                ..Command::default()
-            },
-        ]),
-        ..Command::default()
-    };
-    let rename = Command {
-        name: "rename".into(),
-        description: "Rename this session".into(),
-        source: "builtin".into(),
-        argument_hint: Some("<name>".into()),
-        ..Command::default()
-    };
+    let memory = Command::new(
+        "memory",
+        "Inspect and edit what the agent remembers",
+        "builtin",
+    )
+    .with_model_invocable(true)
+    .with_subcommands(vec![
+        Command::new("show", "Print the memory file", "builtin").with_model_invocable(true),
+        Command::new("clear", "Forget everything", "builtin").with_model_invocable(false),
+    ]);
+    let rename =
+        Command::new("rename", "Rename this session", "builtin").with_argument_hint("<name>");
     for command in [&memory, &rename] {
         let entry = to_command_list_entry(command);
         assert_eq!(entry.runner, CommandRunner::Runtime);
