@@ -1034,10 +1034,8 @@ fn file_store(dir: &std::path::Path) {
         outcome.issues()
     );
     assert!(!outcome.permits_overwrite() && !outcome.permits_recovery());
-    let over = InteractiveSessionRecord {
-        id: "demo-2".into(),
-        ..record.clone()
-    };
+    let mut over = record.clone();
+    over.id = "demo-2".into();
     let refused = block_on(second.save(&over, SavePurpose::Run, ContentProvenance::Session));
     assert_eq!(
         refused.expect("the disk answers"),
@@ -1102,10 +1100,7 @@ fn sealed_locked_record(dir: &std::path::Path) {
             listing.locked_count,
             listing.unopenable_count
         );
-        let overwrite = InteractiveSessionRecord {
-            name: Some(String::from("overwritten?")),
-            ..record.clone()
-        };
+        let overwrite = record.clone().with_name("overwritten?");
         let refused =
             block_on(other.save(&overwrite, SavePurpose::Run, ContentProvenance::Session))
                 .expect("the directory is writable");
@@ -1137,10 +1132,8 @@ fn session_cache(dir: &std::path::Path) {
     );
     source.messages = vec![user.clone()];
     // A crash between persisting the assistant's tool call and its result.
-    let mut interrupted = InteractiveSessionRecord {
-        id: "interrupted".into(),
-        ..source.clone()
-    };
+    let mut interrupted = source.clone();
+    interrupted.id = "interrupted".into();
     interrupted.messages.push(
         AssistantMessage::new("m2", at, None)
             .with_tool_calls(vec![ToolCall::new(
