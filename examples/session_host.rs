@@ -529,11 +529,11 @@ fn admission() {
 /// Section 6, continued: a payload channel on a transport, out-of-order delivery restored.
 fn payload_channel() {
     println!("== payload channel");
-    let descriptor = ChannelDescriptor {
-        name: ChannelName::new("voice").expect("1..=255 bytes"),
-        events: vec![String::from("start"), String::from("stop")],
-        binary: Some(true),
-    };
+    let descriptor = ChannelDescriptor::new(
+        ChannelName::new("voice").expect("1..=255 bytes"),
+        ["start", "stop"],
+    )
+    .with_binary(true);
     let mut sender: PayloadChannelRegistry<8> = PayloadChannelRegistry::new();
     let mut receiver: PayloadChannelRegistry<8> = PayloadChannelRegistry::new();
     let outbound = sender.register(descriptor.clone()).expect("a new name");
@@ -569,11 +569,7 @@ fn payload_channel() {
     };
     let rogue_channel = rogue
         .register_resuming(
-            ChannelDescriptor {
-                name: ChannelName::new("voice").expect("1..=255 bytes"),
-                events: vec![String::from("mute")],
-                binary: None,
-            },
+            ChannelDescriptor::new(ChannelName::new("voice").expect("1..=255 bytes"), ["mute"]),
             next,
         )
         .expect("a new name");
