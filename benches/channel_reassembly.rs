@@ -41,11 +41,8 @@ const RUN: usize = 64;
 type Registry = PayloadChannelRegistry<RUN>;
 
 fn descriptor(name: &str) -> ChannelDescriptor {
-    ChannelDescriptor {
-        name: ChannelName::new(name).expect("a valid name"),
-        events: vec![String::from("tick")],
-        binary: Some(true),
-    }
+    ChannelDescriptor::new(ChannelName::new(name).expect("a valid name"), ["tick"])
+        .with_binary(true)
 }
 
 /// The 64 KiB payload, a recognisable pattern.

@@ -19,10 +19,7 @@
 
 use std::hint::black_box;
 
-use agent_interface::agent_core::{
-    AssistantMessage, BaseMessage, MessageState, ToolCall, ToolCallFunction, ToolMessage,
-    UniversalMessage, UserMessage,
-};
+use agent_interface::agent_core::{AssistantMessage, ToolCall, ToolCallFunction, UniversalMessage};
 use agent_interface::runtime::reconcile::{
     ReconcileInputs, ToolEffect, find_orphan_tool_calls, reconcile_interrupted_session,
 };
@@ -36,23 +33,14 @@ fn mix(i: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-fn base(id: usize) -> BaseMessage {
-    BaseMessage {
-        id: format!("entry-{id}"),
-        timestamp: "2026-05-01T12:00:00.000Z".to_string(),
-        state: MessageState::Complete,
-        metadata: None,
-    }
+const AT: &str = "2026-05-01T12:00:00.000Z";
+
+fn entry(id: usize) -> String {
+    format!("entry-{id}")
 }
 
 fn call(id: &str, tool: &str) -> ToolCall {
-    ToolCall {
-        id: id.to_string(),
-        function: ToolCallFunction {
-            name: tool.to_string(),
-            arguments: "{\"path\":\"src/lib.rs\"}".to_string(),
-        },
-    }
+    ToolCall::new(id, ToolCallFunction::new(tool, "{\"path\":\"src/lib.rs\"}"))
 }
 
 /// Exactly `n` messages: turns of four, and a last assistant message whose calls are orphans.
@@ -66,37 +54,34 @@ fn transcript(n: usize) -> Vec<UniversalMessage> {
     while messages.len() + 5 <= n {
         let (a, b) = (call_id(), call_id());
         let id = messages.len();
-        messages.push(UniversalMessage::User(UserMessage {
-            base: base(id),
-            content: "next step".to_string(),
-            parts: None,
-            name: None,
-        }));
-        messages.push(UniversalMessage::Assistant(AssistantMessage {
-            base: base(id + 1),
-            content: None,
-            parts: None,
-            tool_calls: Some(vec![call(&a, "read_file"), call(&b, "write_file")]),
-        }));
+        messages.push(UniversalMessage::user(entry(id), AT, "next step"));
+        messages.push(
+            AssistantMessage::new(entry(id + 1), AT, None)
+                .with_tool_calls(vec![call(&a, "read_file"), call(&b, "write_file")])
+                .into(),
+        );
         for (offset, answered) in [(2, b), (3, a)] {
-            messages.push(UniversalMessage::Tool(ToolMessage {
-                base: base(id + offset),
-                content: "ok".to_string(),
-                parts: None,
-                tool_call_id: answered,
-                name: None,
-            }));
+            messages.push(UniversalMessage::tool(
+                entry(id + offset),
+                AT,
+                answered,
+                "ok",
+            ));
         }
     }
     while messages.len() < n {
         let id = messages.len();
-        messages.push(UniversalMessage::Assistant(AssistantMessage {
-            base: base(id),
-            content: None,
-            parts: None,
-            tool_calls: (messages.len() + 1 == n)
-                .then(|| vec![call(&call_id(), "write_file"), call(&call_id(), "deploy")]),
-        }));
+        let message = AssistantMessage::new(entry(id), AT, None);
+        messages.push(if messages.len() + 1 == n {
+            message
+                .with_tool_calls(vec![
+                    call(&call_id(), "write_file"),
+                    call(&call_id(), "deploy"),
+                ])
+                .into()
+        } else {
+            message.into()
+        });
     }
     messages
 }

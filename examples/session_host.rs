@@ -23,8 +23,7 @@
 //! Run it with `cargo run --example session_host --features full`.
 
 use agent_interface::agent_core::{
-    AssistantMessage, BaseMessage, MessageState, ToolCall, ToolCallFunction, ToolMessage,
-    UniversalMessage, UserMessage,
+    AssistantMessage, ToolCall, ToolCallFunction, ToolMessage, UniversalMessage,
 };
 use agent_interface::agent_core::{BackgroundPermissionPolicy, NeverAborted, TokenUsage};
 use agent_interface::analytics::{
@@ -224,36 +223,18 @@ fn tui_interaction() -> Result<(), serde_json::Error> {
 /// Section 3: commands, as a client lists them and as the host runs them.
 fn commands() -> Result<(), serde_json::Error> {
     println!("\n== commands");
-    let memory = Command {
-        name: "memory".into(),
-        description: "Inspect and edit what the agent remembers".into(),
-        source: "builtin".into(),
-        model_invocable: Some(true),
-        subcommands: Some(vec![
-            Command {
-                name: "show".into(),
-                description: "Print the memory file".into(),
-                source: "builtin".into(),
-                model_invocable: Some(true),
-                ..Command::default()
-            },
-            Command {
-                name: "clear".into(),
-                description: "Forget everything".into(),
-                source: "builtin".into(),
-                model_invocable: Some(false),
-                ..Command::default()
-            },
-        ]),
-        ..Command::default()
-    };
-    let rename = Command {
-        name: "rename".into(),
-        description: "Rename this session".into(),
-        source: "builtin".into(),
-        argument_hint: Some("<name>".into()),
-        ..Command::default()
-    };
+    let memory = Command::new(
+        "memory",
+        "Inspect and edit what the agent remembers",
+        "builtin",
+    )
+    .with_model_invocable(true)
+    .with_subcommands(vec![
+        Command::new("show", "Print the memory file", "builtin").with_model_invocable(true),
+        Command::new("clear", "Forget everything", "builtin").with_model_invocable(false),
+    ]);
+    let rename =
+        Command::new("rename", "Rename this session", "builtin").with_argument_hint("<name>");
     for command in [&memory, &rename] {
         let entry = to_command_list_entry(command);
         assert_eq!(entry.runner, CommandRunner::Runtime);
@@ -373,11 +354,7 @@ fn background_task() -> Result<(), serde_json::Error> {
             output: "- Faster startup\n- New theme picker".into(),
             metadata: None,
         },
-        usage: Some(TokenUsage {
-            prompt_tokens: 2_100,
-            completion_tokens: 160,
-            total_tokens: 2_260,
-        }),
+        usage: Some(TokenUsage::new(2_100, 160, 2_260)),
     }));
     events.push(BackgroundTaskEvent::Completed {
         task: Box::new(task.clone()),
@@ -552,11 +529,11 @@ fn admission() {
 /// Section 6, continued: a payload channel on a transport, out-of-order delivery restored.
 fn payload_channel() {
     println!("== payload channel");
-    let descriptor = ChannelDescriptor {
-        name: ChannelName::new("voice").expect("1..=255 bytes"),
-        events: vec![String::from("start"), String::from("stop")],
-        binary: Some(true),
-    };
+    let descriptor = ChannelDescriptor::new(
+        ChannelName::new("voice").expect("1..=255 bytes"),
+        ["start", "stop"],
+    )
+    .with_binary(true);
     let mut sender: PayloadChannelRegistry<8> = PayloadChannelRegistry::new();
     let mut receiver: PayloadChannelRegistry<8> = PayloadChannelRegistry::new();
     let outbound = sender.register(descriptor.clone()).expect("a new name");
@@ -592,11 +569,7 @@ fn payload_channel() {
     };
     let rogue_channel = rogue
         .register_resuming(
-            ChannelDescriptor {
-                name: ChannelName::new("voice").expect("1..=255 bytes"),
-                events: vec![String::from("mute")],
-                binary: None,
-            },
+            ChannelDescriptor::new(ChannelName::new("voice").expect("1..=255 bytes"), ["mute"]),
             next,
         )
         .expect("a new name");
@@ -942,44 +915,21 @@ fn session_rules() -> Result<(), serde_json::Error> {
 /// effect, and the report says what to announce. A second reconciliation has nothing to do.
 fn reconcile_on_wake() -> Result<(), serde_json::Error> {
     println!("== reconcile on wake");
-    let base = |id: &str| BaseMessage {
-        id: id.to_string(),
-        timestamp: "2026-05-01T11:59:00.000Z".to_string(),
-        state: MessageState::Complete,
-        metadata: None,
-    };
-    let call = |id: &str, tool: &str| ToolCall {
-        id: id.to_string(),
-        function: ToolCallFunction {
-            name: tool.to_string(),
-            arguments: "{}".to_string(),
-        },
-    };
+    let at = "2026-05-01T11:59:00.000Z";
+    let call = |id: &str, tool: &str| ToolCall::new(id, ToolCallFunction::new(tool, "{}"));
     // The persisted branch: the read's result was flushed, then the process died.
     let mut branch = vec![
-        UniversalMessage::User(UserMessage {
-            base: base("e1"),
-            content: "update the changelog and deploy".to_string(),
-            parts: None,
-            name: None,
-        }),
-        UniversalMessage::Assistant(AssistantMessage {
-            base: base("e2"),
-            content: None,
-            parts: None,
-            tool_calls: Some(vec![
+        UniversalMessage::user("e1", at, "update the changelog and deploy"),
+        AssistantMessage::new("e2", at, None)
+            .with_tool_calls(vec![
                 call("call_read", "read_file"),
                 call("call_write", "write_file"),
                 call("call_deploy", "deploy"),
-            ]),
-        }),
-        UniversalMessage::Tool(ToolMessage {
-            base: base("e3"),
-            content: "# Changelog".to_string(),
-            parts: None,
-            tool_call_id: "call_read".to_string(),
-            name: Some("read_file".to_string()),
-        }),
+            ])
+            .into(),
+        ToolMessage::new("e3", at, "call_read", "# Changelog")
+            .with_name("read_file")
+            .into(),
     ];
 
     // What the host knows on wake: its tools' effects (`deploy` is not described, so it counts
@@ -1084,10 +1034,8 @@ fn file_store(dir: &std::path::Path) {
         outcome.issues()
     );
     assert!(!outcome.permits_overwrite() && !outcome.permits_recovery());
-    let over = InteractiveSessionRecord {
-        id: "demo-2".into(),
-        ..record.clone()
-    };
+    let mut over = record.clone();
+    over.id = "demo-2".into();
     let refused = block_on(second.save(&over, SavePurpose::Run, ContentProvenance::Session));
     assert_eq!(
         refused.expect("the disk answers"),
@@ -1153,10 +1101,7 @@ fn sealed_locked_record(dir: &std::path::Path) {
             listing.locked_count,
             listing.unopenable_count
         );
-        let overwrite = InteractiveSessionRecord {
-            name: Some(String::from("overwritten?")),
-            ..record.clone()
-        };
+        let overwrite = record.clone().with_name("overwritten?");
         let refused =
             block_on(other.save(&overwrite, SavePurpose::Run, ContentProvenance::Session))
                 .expect("the directory is writable");
@@ -1178,18 +1123,8 @@ fn session_cache(dir: &std::path::Path) {
         Unsealed,
         WriterId::new(format!("cache:{}", std::process::id())).expect("a valid writer id"),
     );
-    let base = |id: &str| BaseMessage {
-        id: id.to_string(),
-        timestamp: "2026-05-01T11:59:00.000Z".to_string(),
-        state: MessageState::Complete,
-        metadata: None,
-    };
-    let user = UniversalMessage::User(UserMessage {
-        base: base("m1"),
-        content: "write the release notes".to_string(),
-        parts: None,
-        name: None,
-    });
+    let at = "2026-05-01T11:59:00.000Z";
+    let user = UniversalMessage::user("m1", at, "write the release notes");
     let mut source = InteractiveSessionRecord::new(
         "src",
         "/work/project",
@@ -1198,24 +1133,16 @@ fn session_cache(dir: &std::path::Path) {
     );
     source.messages = vec![user.clone()];
     // A crash between persisting the assistant's tool call and its result.
-    let mut interrupted = InteractiveSessionRecord {
-        id: "interrupted".into(),
-        ..source.clone()
-    };
-    interrupted
-        .messages
-        .push(UniversalMessage::Assistant(AssistantMessage {
-            base: base("m2"),
-            content: None,
-            parts: None,
-            tool_calls: Some(vec![ToolCall {
-                id: "call_1".to_string(),
-                function: ToolCallFunction {
-                    name: "write_file".to_string(),
-                    arguments: "{}".to_string(),
-                },
-            }]),
-        }));
+    let mut interrupted = source.clone();
+    interrupted.id = "interrupted".into();
+    interrupted.messages.push(
+        AssistantMessage::new("m2", at, None)
+            .with_tool_calls(vec![ToolCall::new(
+                "call_1",
+                ToolCallFunction::new("write_file", "{}"),
+            )])
+            .into(),
+    );
     for record in [&source, &interrupted] {
         let saved = block_on(store.save(record, SavePurpose::Run, ContentProvenance::Session));
         assert_eq!(saved.expect("the disk answers"), SaveOutcome::Saved);

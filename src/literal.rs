@@ -1,15 +1,34 @@
-//! Closed sets of string literals (crate-private support, names no family).
+//! Sets of string literals (crate-private support, names no family).
 //!
 //! The TypeScript contracts use string-literal unions (`'exact' | 'estimated'`). [`string_enum!`]
 //! turns one into a Rust enum whose wire form is exactly the literal, with `as_str`, `ALL`,
 //! `from_literal` and `Display`, and (behind `serde`) a decoder that refuses any other string with
 //! serde's usual "unknown variant" error.
+//!
+//! The enum is `#[non_exhaustive]`: contract literal sets grow, and a new literal must not break
+//! callers that match on the set (they keep a wildcard arm). `pub closed enum` keeps a set
+//! exhaustive where matching every value is the point (a trust level, an approval, the tag of an
+//! exhaustive union); `docs/decisions/api-growth.md` lists which and why. Either way, decoding
+//! refuses every literal the set does not list.
 
-/// Declares a closed string-literal set; see the module docs.
+/// Declares a string-literal set; see the module docs.
 #[allow(unused_macros)]
 macro_rules! string_enum {
     (
         $(#[$meta:meta])*
+        $vis:vis closed enum $name:ident {
+            $( $(#[$vmeta:meta])* $variant:ident = $lit:literal ),+ $(,)?
+        }
+    ) => {
+        string_enum! {
+            @emit [$(#[$meta])*]
+            $vis enum $name {
+                $( $(#[$vmeta])* $variant = $lit ),+
+            }
+        }
+    };
+    (
+        @emit [$(#[$meta:meta])*]
         $vis:vis enum $name:ident {
             $( $(#[$vmeta:meta])* $variant:ident = $lit:literal ),+ $(,)?
         }
@@ -62,6 +81,19 @@ macro_rules! string_enum {
         impl<'de> serde::Deserialize<'de> for $name {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
                 $crate::literal::deserialize(deserializer, Self::LITERALS, Self::from_literal)
+            }
+        }
+    };
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $name:ident {
+            $( $(#[$vmeta:meta])* $variant:ident = $lit:literal ),+ $(,)?
+        }
+    ) => {
+        string_enum! {
+            @emit [$(#[$meta])* #[non_exhaustive]]
+            $vis enum $name {
+                $( $(#[$vmeta])* $variant = $lit ),+
             }
         }
     };

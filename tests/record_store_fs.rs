@@ -138,21 +138,17 @@ fn store(dir: &TempDir, id: &str) -> FileRecordStore {
 const CWD: &str = "/work/fs";
 
 fn record(id: &str) -> InteractiveSessionRecord {
-    InteractiveSessionRecord {
-        id: s(id),
-        name: Some(s("a file-backed session")),
-        cwd: s(CWD),
-        created_at: s("2026-01-02T03:04:05.000Z"),
-        updated_at: s("2026-01-02T03:04:05.000Z"),
-        ..InteractiveSessionRecord::default()
-    }
+    InteractiveSessionRecord::new(
+        id,
+        CWD,
+        "2026-01-02T03:04:05.000Z",
+        "2026-01-02T03:04:05.000Z",
+    )
+    .with_name("a file-backed session")
 }
 
 fn renamed(id: &str, name: &str) -> InteractiveSessionRecord {
-    InteractiveSessionRecord {
-        name: Some(s(name)),
-        ..record(id)
-    }
+    record(id).with_name(name)
 }
 
 fn save(store: &FileRecordStore, record: &InteractiveSessionRecord) -> SaveOutcome {

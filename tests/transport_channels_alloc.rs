@@ -24,11 +24,8 @@ const FRAME_BYTES: usize = 1024;
 type Registry = PayloadChannelRegistry<FRAMES>;
 
 fn descriptor(name: &str) -> ChannelDescriptor {
-    ChannelDescriptor {
-        name: ChannelName::new(name).expect("a valid name"),
-        events: vec![String::from("tick")],
-        binary: Some(true),
-    }
+    ChannelDescriptor::new(ChannelName::new(name).expect("a valid name"), ["tick"])
+        .with_binary(true)
 }
 
 /// The bytes of `FRAMES` binary frames of `FRAME_BYTES` on channel `bulk`, by seq.

@@ -5,8 +5,8 @@
 #![allow(dead_code)]
 
 use agent_interface::agent_core::{
-    AssistantMessage, BaseMessage, HistoryEntry, MessageState, SystemMessage, ToolCall,
-    ToolCallFunction, ToolMessage, ToolSchema, UniversalMessage, UserMessage, Value,
+    AssistantMessage, HistoryEntry, ToolCall, ToolCallFunction, ToolMessage, ToolSchema,
+    UniversalMessage, Value,
 };
 use agent_interface::runtime::record_codec::encode_session_record;
 use agent_interface::session::InteractiveSessionRecord;
@@ -23,17 +23,13 @@ pub fn typed<T: DeserializeOwned>(template: &str) -> T {
     serde_json::from_str(template).unwrap_or_else(|error| panic!("{template}: {error}"))
 }
 
-pub fn base(id: String, minute: usize) -> BaseMessage {
-    BaseMessage {
-        id,
-        timestamp: format!(
-            "2026-09-24T{:02}:{:02}:00Z",
-            10 + minute / 60 % 12,
-            minute % 60
-        ),
-        state: MessageState::Complete,
-        metadata: None,
-    }
+/// The timestamp of a message written `minute` minutes into the session.
+pub fn at(minute: usize) -> String {
+    format!(
+        "2026-09-24T{:02}:{:02}:00Z",
+        10 + minute / 60 % 12,
+        minute % 60
+    )
 }
 
 /// File contents a tool returns: source lines with quotes, backslashes and newlines to escape.
@@ -56,47 +52,53 @@ pub fn turn(record: &mut InteractiveSessionRecord, turn: usize) {
         "Turn {turn}: please split the parser module into a lexer and a parser, keep the public \
          API, and run the tests afterwards. Mind the error type (ParseError) and the spans."
     );
-    messages.push(UniversalMessage::User(UserMessage {
-        base: base(format!("m{turn}-u"), turn),
-        content: user.clone(),
-        parts: None,
-        name: None,
-    }));
+    messages.push(UniversalMessage::user(
+        format!("m{turn}-u"),
+        at(turn),
+        user.clone(),
+    ));
     let calls: Vec<ToolCall> = (0..2)
-        .map(|call| ToolCall {
-            id: format!("call-{turn}-{call}"),
-            function: ToolCallFunction {
-                name: String::from(if call == 0 { "read_file" } else { "bash" }),
-                arguments: format!(
-                    "{{\"path\":\"src/parser/module_{turn}.rs\",\"command\":\"cargo test -p parser --lib {call}\"}}"
+        .map(|call| {
+            ToolCall::new(
+                format!("call-{turn}-{call}"),
+                ToolCallFunction::new(
+                    if call == 0 { "read_file" } else { "bash" },
+                    format!(
+                        "{{\"path\":\"src/parser/module_{turn}.rs\",\"command\":\"cargo test -p parser --lib {call}\"}}"
+                    ),
                 ),
-            },
+            )
         })
         .collect();
-    messages.push(UniversalMessage::Assistant(AssistantMessage {
-        base: base(format!("m{turn}-a"), turn),
-        content: Some(format!(
-            "I will read module {turn} first and then run the tests to see what fails."
-        )),
-        parts: None,
-        tool_calls: Some(calls.clone()),
-    }));
+    messages.push(
+        AssistantMessage::new(
+            format!("m{turn}-a"),
+            at(turn),
+            Some(format!(
+                "I will read module {turn} first and then run the tests to see what fails."
+            )),
+        )
+        .with_tool_calls(calls.clone())
+        .into(),
+    );
     for call in &calls {
-        messages.push(UniversalMessage::Tool(ToolMessage {
-            base: base(format!("{}-r", call.id), turn),
-            content: file_contents(turn),
-            parts: None,
-            tool_call_id: call.id.clone(),
-            name: Some(call.function.name.clone()),
-        }));
+        messages.push(
+            ToolMessage::new(
+                format!("{}-r", call.id),
+                at(turn),
+                call.id.clone(),
+                file_contents(turn),
+            )
+            .with_name(call.function.name.clone())
+            .into(),
+        );
     }
     if turn.is_multiple_of(25) {
-        messages.push(UniversalMessage::System(SystemMessage {
-            base: base(format!("m{turn}-s"), turn),
-            content: String::from("Context was compacted; earlier turns are summarised."),
-            parts: None,
-            name: None,
-        }));
+        messages.push(UniversalMessage::system(
+            format!("m{turn}-s"),
+            at(turn),
+            "Context was compacted; earlier turns are summarised.",
+        ));
     }
     history.push(typed(&format!(
         r#"{{"id":"h{turn}-u","timestamp":"2026-09-24T10:00:00Z","category":"chat","type":"user","data":{{"text":{}}}}}"#,

@@ -250,11 +250,8 @@ fuzz_target!(|ops: Vec<Op>| {
                     .take(6)
                     .map(|&e| event_name(e).to_owned())
                     .collect();
-                let descriptor = ChannelDescriptor {
-                    name: channel.clone(),
-                    events,
-                    binary,
-                };
+                let mut descriptor = ChannelDescriptor::new(channel.clone(), events);
+                descriptor.binary = binary;
                 let resume = resume.map_or(ChannelResumePoint::default(), |(send, receive)| {
                     ChannelResumePoint {
                         next_send: model.resolve(send, &text),

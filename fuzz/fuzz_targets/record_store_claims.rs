@@ -157,6 +157,7 @@ async fn run(ops: Vec<Op>) {
                         SavePurpose::HandOff => {
                             assert!(matches!(after, Some(RecordWriter::Other(_))))
                         }
+                        other => panic!("a save purpose the model predates: {other}"),
                     }
                 }
             }

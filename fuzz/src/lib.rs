@@ -8,8 +8,7 @@
 use std::fmt::Debug;
 
 use agent_interface::agent_core::{
-    AssistantMessage, BaseMessage, MessageState, ToolCall, ToolCallFunction, ToolMessage,
-    UniversalMessage, UserMessage,
+    AssistantMessage, ToolCall, ToolCallFunction, ToolMessage, UniversalMessage,
 };
 use agent_interface::runtime::record_store::rand_core::{TryCryptoRng, TryRng};
 use agent_interface::session::InteractiveSessionRecord;
@@ -207,58 +206,34 @@ pub fn record(id: &str, messages: u8, salt: u8) -> InteractiveSessionRecord {
     record
 }
 
-fn base(id: &str) -> BaseMessage {
-    BaseMessage {
-        id: id.to_owned(),
-        timestamp: "2026-09-24T10:00:00.000Z".to_owned(),
-        state: MessageState::Complete,
-        metadata: None,
-    }
-}
+const AT: &str = "2026-09-24T10:00:00.000Z";
 
 /// A user message.
 #[must_use]
 pub fn user_message(id: &str, content: &str) -> UniversalMessage {
-    UniversalMessage::User(UserMessage {
-        base: base(id),
-        content: content.to_owned(),
-        parts: None,
-        name: None,
-    })
+    UniversalMessage::user(id, AT, content)
 }
 
 /// An assistant message making the calls `(call id, tool name)`.
 #[must_use]
 pub fn assistant_message(id: &str, calls: &[(String, String)]) -> UniversalMessage {
-    UniversalMessage::Assistant(AssistantMessage {
-        base: base(id),
-        content: None,
-        parts: None,
-        tool_calls: Some(
-            calls
-                .iter()
-                .map(|(call, tool)| ToolCall {
-                    id: call.clone(),
-                    function: ToolCallFunction {
-                        name: tool.clone(),
-                        arguments: "{}".to_owned(),
-                    },
-                })
-                .collect(),
-        ),
-    })
+    let calls = calls
+        .iter()
+        .map(|(call, tool)| ToolCall::new(call, ToolCallFunction::new(tool, "{}")))
+        .collect();
+    AssistantMessage::new(id, AT, None)
+        .with_tool_calls(calls)
+        .into()
 }
 
 /// A tool message answering `call`.
 #[must_use]
 pub fn tool_message(id: &str, call: &str, tool: Option<&str>) -> UniversalMessage {
-    UniversalMessage::Tool(ToolMessage {
-        base: base(id),
-        content: "done".to_owned(),
-        parts: None,
-        tool_call_id: call.to_owned(),
-        name: tool.map(str::to_owned),
-    })
+    let message = ToolMessage::new(id, AT, call, "done");
+    match tool {
+        Some(tool) => message.with_name(tool).into(),
+        None => message.into(),
+    }
 }
 
 /// The keys of the top-level JSON object in `data`, as written (a repeated key appears twice);

@@ -7,7 +7,7 @@ use super::value::ValueMap;
 
 string_enum! {
     /// Who speaks a message (`TUniversalMessageRole`); the tag of [`UniversalMessage`].
-    pub enum MessageRole {
+    pub closed enum MessageRole {
         /// The human (or the host speaking for them).
         User = "user",
         /// The model.
@@ -38,6 +38,10 @@ string_enum! {
 }
 
 /// One part of a multimodal message (`TUniversalMessagePart`), tagged on `type`.
+///
+/// `#[non_exhaustive]`: the contract's part kinds grow (audio, files), so match it with a
+/// wildcard arm. Build parts with [`text`](Self::text), [`image_inline`](Self::image_inline) and
+/// [`image_uri`](Self::image_uri).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(
@@ -48,6 +52,7 @@ string_enum! {
         rename_all_fields = "camelCase"
     )
 )]
+#[non_exhaustive]
 pub enum UniversalMessagePart {
     /// `type: 'text'`: a run of text.
     Text {
@@ -75,9 +80,13 @@ pub enum UniversalMessagePart {
 }
 
 /// The function a tool call names and the arguments it passes.
+///
+/// `#[non_exhaustive]`, so the contract can add optional members: build it with
+/// [`new`](Self::new).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct ToolCallFunction {
     /// The tool's name.
     pub name: String,
@@ -88,9 +97,13 @@ pub struct ToolCallFunction {
 /// A tool call made by the assistant (`IToolCall`): on the wire
 /// `{"id", "type": "function", "function": {"name", "arguments"}}`; any other `type` fails to
 /// decode.
+///
+/// `#[non_exhaustive]`, so the contract can add optional members: build it with
+/// [`new`](Self::new).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(from = "ToolCallWire", into = "ToolCallWire"))]
+#[non_exhaustive]
 pub struct ToolCall {
     /// The call's id; the answering tool message names it as `toolCallId`.
     pub id: String,
@@ -141,9 +154,13 @@ impl From<ToolCall> for ToolCallWire {
 
 /// The fields every message carries whatever its role (`IBaseMessage`); flattened into each
 /// role's record on the wire.
+///
+/// `#[non_exhaustive]`, so the contract can add optional members: build it with
+/// [`new`](Self::new) and the `with_*` setters.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct BaseMessage {
     /// The message's unique id.
     pub id: String,
@@ -162,9 +179,13 @@ pub struct BaseMessage {
 }
 
 /// A message from the user (`IUserMessage`, `role: 'user'`).
+///
+/// `#[non_exhaustive]`, so the contract can add optional members: build it with
+/// [`new`](Self::new) and the `with_*` setters.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct UserMessage {
     /// Id, timestamp, state and metadata.
     #[cfg_attr(feature = "serde", serde(flatten))]
@@ -186,9 +207,13 @@ pub struct UserMessage {
 }
 
 /// A message from the model (`IAssistantMessage`, `role: 'assistant'`).
+///
+/// `#[non_exhaustive]`, so the contract can add optional members: build it with
+/// [`new`](Self::new) and the `with_*` setters.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct AssistantMessage {
     /// Id, timestamp, state and metadata.
     #[cfg_attr(feature = "serde", serde(flatten))]
@@ -216,9 +241,13 @@ pub struct AssistantMessage {
 }
 
 /// A system instruction (`ISystemMessage`, `role: 'system'`).
+///
+/// `#[non_exhaustive]`, so the contract can add optional members: build it with
+/// [`new`](Self::new) and the `with_*` setters.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct SystemMessage {
     /// Id, timestamp, state and metadata.
     #[cfg_attr(feature = "serde", serde(flatten))]
@@ -240,9 +269,13 @@ pub struct SystemMessage {
 }
 
 /// The result of one tool call (`IToolMessage`, `role: 'tool'`).
+///
+/// `#[non_exhaustive]`, so the contract can add optional members: build it with
+/// [`new`](Self::new) and the `with_*` setters.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct ToolMessage {
     /// Id, timestamp, state and metadata.
     #[cfg_attr(feature = "serde", serde(flatten))]
@@ -383,5 +416,264 @@ impl From<SystemMessage> for UniversalMessage {
 impl From<ToolMessage> for UniversalMessage {
     fn from(message: ToolMessage) -> Self {
         Self::Tool(message)
+    }
+}
+
+impl UniversalMessagePart {
+    /// A `text` part.
+    #[must_use]
+    pub fn text(text: impl Into<String>) -> Self {
+        Self::Text { text: text.into() }
+    }
+
+    /// An `image_inline` part: the image's media type and its bytes as the producer encoded them.
+    #[must_use]
+    pub fn image_inline(mime_type: impl Into<String>, data: impl Into<String>) -> Self {
+        Self::ImageInline {
+            mime_type: mime_type.into(),
+            data: data.into(),
+        }
+    }
+
+    /// An `image_uri` part without a media type.
+    #[must_use]
+    pub fn image_uri(uri: impl Into<String>) -> Self {
+        Self::ImageUri {
+            uri: uri.into(),
+            mime_type: None,
+        }
+    }
+}
+
+impl ToolCallFunction {
+    /// The named function with its arguments as a JSON text, kept verbatim.
+    #[must_use]
+    pub fn new(name: impl Into<String>, arguments: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            arguments: arguments.into(),
+        }
+    }
+}
+
+impl ToolCall {
+    /// A function call with this id, naming `function`.
+    #[must_use]
+    pub fn new(id: impl Into<String>, function: ToolCallFunction) -> Self {
+        Self {
+            id: id.into(),
+            function,
+        }
+    }
+}
+
+impl BaseMessage {
+    /// A whole ([`MessageState::Complete`]) message's shared fields, without metadata.
+    #[must_use]
+    pub fn new(id: impl Into<String>, timestamp: impl Into<String>) -> Self {
+        Self {
+            id: id.into(),
+            timestamp: timestamp.into(),
+            state: MessageState::Complete,
+            metadata: None,
+        }
+    }
+
+    /// The same fields with `state` in place of the current state.
+    #[must_use]
+    pub fn with_state(mut self, state: MessageState) -> Self {
+        self.state = state;
+        self
+    }
+
+    /// The same fields with `metadata` in place of any current metadata.
+    #[must_use]
+    pub fn with_metadata(mut self, metadata: ValueMap) -> Self {
+        self.metadata = Some(metadata);
+        self
+    }
+}
+
+/// The chainable setters every role's message shares: the base's state and metadata, and the
+/// multimodal parts.
+macro_rules! message_setters {
+    ($message:ident) => {
+        impl $message {
+            /// The same message with `state` in place of its current state.
+            #[must_use]
+            pub fn with_state(mut self, state: MessageState) -> Self {
+                self.base.state = state;
+                self
+            }
+
+            /// The same message with `metadata` in place of any current metadata.
+            #[must_use]
+            pub fn with_metadata(mut self, metadata: ValueMap) -> Self {
+                self.base.metadata = Some(metadata);
+                self
+            }
+
+            /// The same message with `base` in place of its id, timestamp, state and metadata.
+            #[must_use]
+            pub fn with_base(mut self, base: BaseMessage) -> Self {
+                self.base = base;
+                self
+            }
+
+            /// The same message with these multimodal parts, in order.
+            #[must_use]
+            pub fn with_parts(mut self, parts: Vec<UniversalMessagePart>) -> Self {
+                self.parts = Some(parts);
+                self
+            }
+        }
+    };
+}
+
+message_setters!(UserMessage);
+message_setters!(AssistantMessage);
+message_setters!(SystemMessage);
+message_setters!(ToolMessage);
+
+impl UserMessage {
+    /// A whole user message with this text, without parts, name or metadata.
+    #[must_use]
+    pub fn new(
+        id: impl Into<String>,
+        timestamp: impl Into<String>,
+        content: impl Into<String>,
+    ) -> Self {
+        Self {
+            base: BaseMessage::new(id, timestamp),
+            content: content.into(),
+            parts: None,
+            name: None,
+        }
+    }
+
+    /// The same message with the name that tells its user apart.
+    #[must_use]
+    pub fn with_name(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
+        self
+    }
+}
+
+impl AssistantMessage {
+    /// A whole assistant reply with this text (`None` when the model only calls tools), without
+    /// parts, tool calls or metadata.
+    #[must_use]
+    pub fn new(
+        id: impl Into<String>,
+        timestamp: impl Into<String>,
+        content: Option<String>,
+    ) -> Self {
+        Self {
+            base: BaseMessage::new(id, timestamp),
+            content,
+            parts: None,
+            tool_calls: None,
+        }
+    }
+
+    /// The same reply with these tool calls, in order.
+    #[must_use]
+    pub fn with_tool_calls(mut self, tool_calls: Vec<ToolCall>) -> Self {
+        self.tool_calls = Some(tool_calls);
+        self
+    }
+}
+
+impl SystemMessage {
+    /// A whole system instruction with this text, without parts, name or metadata.
+    #[must_use]
+    pub fn new(
+        id: impl Into<String>,
+        timestamp: impl Into<String>,
+        content: impl Into<String>,
+    ) -> Self {
+        Self {
+            base: BaseMessage::new(id, timestamp),
+            content: content.into(),
+            parts: None,
+            name: None,
+        }
+    }
+
+    /// The same instruction with its author's name.
+    #[must_use]
+    pub fn with_name(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
+        self
+    }
+}
+
+impl ToolMessage {
+    /// A whole tool result answering the call `tool_call_id` with this text, without parts, name
+    /// or metadata.
+    #[must_use]
+    pub fn new(
+        id: impl Into<String>,
+        timestamp: impl Into<String>,
+        tool_call_id: impl Into<String>,
+        content: impl Into<String>,
+    ) -> Self {
+        Self {
+            base: BaseMessage::new(id, timestamp),
+            content: content.into(),
+            parts: None,
+            tool_call_id: tool_call_id.into(),
+            name: None,
+        }
+    }
+
+    /// The same result with the name of the tool that ran.
+    #[must_use]
+    pub fn with_name(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
+        self
+    }
+}
+
+impl UniversalMessage {
+    /// A whole user message with this text: [`UserMessage::new`], wrapped.
+    #[must_use]
+    pub fn user(
+        id: impl Into<String>,
+        timestamp: impl Into<String>,
+        content: impl Into<String>,
+    ) -> Self {
+        Self::User(UserMessage::new(id, timestamp, content))
+    }
+
+    /// A whole assistant reply: [`AssistantMessage::new`], wrapped.
+    #[must_use]
+    pub fn assistant(
+        id: impl Into<String>,
+        timestamp: impl Into<String>,
+        content: Option<String>,
+    ) -> Self {
+        Self::Assistant(AssistantMessage::new(id, timestamp, content))
+    }
+
+    /// A whole system instruction with this text: [`SystemMessage::new`], wrapped.
+    #[must_use]
+    pub fn system(
+        id: impl Into<String>,
+        timestamp: impl Into<String>,
+        content: impl Into<String>,
+    ) -> Self {
+        Self::System(SystemMessage::new(id, timestamp, content))
+    }
+
+    /// A whole tool result answering `tool_call_id`: [`ToolMessage::new`], wrapped.
+    #[must_use]
+    pub fn tool(
+        id: impl Into<String>,
+        timestamp: impl Into<String>,
+        tool_call_id: impl Into<String>,
+        content: impl Into<String>,
+    ) -> Self {
+        Self::Tool(ToolMessage::new(id, timestamp, tool_call_id, content))
     }
 }

@@ -120,7 +120,6 @@ string_enum! {
     /// The set is closed today but the contract notes it may grow, so the enum is
     /// `#[non_exhaustive]`: match it with a wildcard arm. Decoding still refuses any literal not
     /// listed here.
-    #[non_exhaustive]
     pub enum PermissionMode {
         /// Read-only tools only.
         Plan = "plan",
@@ -153,7 +152,7 @@ string_enum! {
 
 string_enum! {
     /// How a background task's privileged tool calls are decided (`TBackgroundPermissionPolicy`).
-    pub enum BackgroundPermissionPolicy {
+    pub closed enum BackgroundPermissionPolicy {
         /// Apply the parent's allow/deny rules: matched calls run, unmatched calls are denied
         /// (never asked).
         InheritAllowlist = "inherit-allowlist",

@@ -198,9 +198,13 @@ pub struct LivePromptTraceRoot {
 }
 
 /// One child of a live trace batch, tagged on `kind`.
+///
+/// `#[non_exhaustive]`: the contract adds kinds, so match it with a wildcard arm; decoding
+/// still refuses a kind not listed here.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(tag = "kind", rename_all = "lowercase"))]
+#[non_exhaustive]
 pub enum LivePromptTraceChild {
     /// `kind: 'provider'`: a provider round.
     Provider {

@@ -20,7 +20,7 @@ string_enum! {
 string_enum! {
     /// The strongest effect a capability can have (`TCapabilitySafety`), which decides how
     /// carefully a host gates it.
-    pub enum CapabilitySafety {
+    pub closed enum CapabilitySafety {
         /// Only reads; changes nothing.
         ReadOnly = "read-only",
         /// Writes files or settings.

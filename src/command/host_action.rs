@@ -41,6 +41,9 @@ string_enum! {
 /// The session layer carries these out before the command's result returns, whether or not any
 /// surface is attached; surfaces only observe the outcome. Every variant is plain data, so a JSON
 /// round trip gives back the same value.
+///
+/// `#[non_exhaustive]`: the contract adds kinds, so match it with a wildcard arm; decoding
+/// still refuses a kind not listed here.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(
@@ -51,6 +54,7 @@ string_enum! {
         rename_all_fields = "camelCase"
     )
 )]
+#[non_exhaustive]
 pub enum CommandHostAction {
     /// `provider-hot-swap`: switch the session to another provider profile.
     ProviderHotSwap {

@@ -48,7 +48,6 @@ string_enum! {
     /// decision (the other rendering surface the contract names). The enum is
     /// `#[non_exhaustive]` so that confirming further members is not a breaking change; decoding
     /// still refuses every literal not listed here.
-    #[non_exhaustive]
     pub enum CommandSurface {
         /// A terminal (text) client.
         Terminal = "terminal",

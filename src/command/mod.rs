@@ -34,17 +34,11 @@
 //! ```
 //! use agent_interface::command::{Command, CommandRunner, model_may_run, to_command_list_entry};
 //!
-//! let sub = |name: &str, allowed| Command {
-//!     name: name.into(),
-//!     model_invocable: allowed,
-//!     ..Command::default()
-//! };
-//! let git = Command {
-//!     name: "git".into(),
-//!     model_invocable: Some(true),
-//!     subcommands: Some(vec![sub("status", Some(true)), sub("push", None)]),
-//!     ..Command::default()
-//! };
+//! let status = Command::new("status", "Show the working tree", "builtin");
+//! let push = Command::new("push", "Update the remote", "builtin");
+//! let git = Command::new("git", "Run git", "builtin")
+//!     .with_model_invocable(true)
+//!     .with_subcommands(vec![status.with_model_invocable(true), push]);
 //! assert!(model_may_run(&git, "status --short") && model_may_run(&git, ""));
 //! assert!(!model_may_run(&git, "push origin"));
 //! let entry = to_command_list_entry(&git);

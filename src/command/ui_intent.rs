@@ -8,10 +8,14 @@ use core::fmt;
 /// Intents are fire-and-forget and routed to the requesting surface only. A surface that cannot
 /// show one must say so ("not available on this surface"), never drop it silently. The names are
 /// UI-neutral: no literal names a particular UI technology.
+///
+/// `#[non_exhaustive]`: the contract adds kinds, so match it with a wildcard arm; decoding
+/// still refuses a kind not listed here.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(tag = "type", rename_all = "kebab-case"))]
+#[non_exhaustive]
 pub enum CommandUiIntent {
     /// `show-plugin-manager`: the plugin manager.
     ShowPluginManager,

@@ -165,9 +165,13 @@ string_enum! {
 
 /// One report about a group (`TBackgroundJobGroupEvent`), tagged on `type`; every event carries
 /// the group's state.
+///
+/// `#[non_exhaustive]`: the contract adds kinds, so match it with a wildcard arm; decoding
+/// still refuses a kind not listed here.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(tag = "type"))]
+#[non_exhaustive]
 pub enum BackgroundJobGroupEvent {
     /// `background_job_group_created`.
     #[cfg_attr(feature = "serde", serde(rename = "background_job_group_created"))]

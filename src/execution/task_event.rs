@@ -41,12 +41,16 @@ string_enum! {
 ///
 /// Lifecycle events carry the task's whole state (boxed, as it is large); the others carry the
 /// task's id. [`task_id`](Self::task_id) reads the id from either.
+///
+/// `#[non_exhaustive]`: the contract adds kinds, so match it with a wildcard arm; decoding
+/// still refuses a kind not listed here.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(
     feature = "serde",
     serde(tag = "type", rename_all_fields = "camelCase")
 )]
+#[non_exhaustive]
 pub enum BackgroundTaskEvent {
     /// `background_task_created`: the task was accepted (usually queued).
     #[cfg_attr(feature = "serde", serde(rename = "background_task_created"))]

@@ -128,12 +128,16 @@ impl InteractiveEventName {
 ///
 /// The wire frame is `{"type": "<name>", "event": <payload>}`;
 /// [`HistoryCleared`](Self::HistoryCleared) is written `{"type": "history_cleared"}`.
+///
+/// `#[non_exhaustive]`: the contract adds kinds, so match it with a wildcard arm; decoding
+/// still refuses a kind not listed here.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(
     feature = "serde",
     serde(tag = "type", content = "event", rename_all = "snake_case")
 )]
+#[non_exhaustive]
 pub enum SessionEvent {
     /// `text_delta`: text to append to the assistant's reply.
     TextDelta(String),

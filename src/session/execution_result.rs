@@ -14,7 +14,11 @@ use super::turn::ToolSummary;
 
 /// The result of a turn that ran to the end (`IExecutionResult`): the only result that may answer
 /// an external sender.
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new) and the
+/// `with_*` setters.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
 pub struct ExecutionResult {
     /// The assistant's final reply text.
     pub response: String,
@@ -31,6 +35,54 @@ pub struct ExecutionResult {
 }
 
 impl ExecutionResult {
+    /// A result with this final reply text and nothing else: no history, tool summaries, usage
+    /// or file references, and an empty (default) context window state.
+    #[must_use]
+    pub fn new(response: impl Into<String>) -> Self {
+        Self {
+            response: response.into(),
+            ..Self::default()
+        }
+    }
+
+    /// The same result with the history entries the turn appended.
+    #[must_use]
+    pub fn with_history(mut self, history: Vec<HistoryEntry>) -> Self {
+        self.history = history;
+        self
+    }
+
+    /// The same result with the turn's tool calls in brief, in order.
+    #[must_use]
+    pub fn with_tool_summaries(mut self, tool_summaries: Vec<ToolSummary>) -> Self {
+        self.tool_summaries = tool_summaries;
+        self
+    }
+
+    /// The same result with the context window state after the turn.
+    #[must_use]
+    pub const fn with_context_state(mut self, context_state: ContextWindowState) -> Self {
+        self.context_state = context_state;
+        self
+    }
+
+    /// The same result with the turn's measured usage.
+    #[must_use]
+    pub fn with_usage(mut self, usage: UsageSnapshot) -> Self {
+        self.usage = Some(usage);
+        self
+    }
+
+    /// The same result with the files the prompt referenced and the turn loaded.
+    #[must_use]
+    pub fn with_prompt_file_references(
+        mut self,
+        references: Vec<PromptFileReferenceRecord>,
+    ) -> Self {
+        self.prompt_file_references = Some(references);
+        self
+    }
+
     /// Marks this result as the partial result of an aborted turn (for local history only).
     #[must_use]
     pub fn into_interrupted(self) -> PartialExecutionResult {

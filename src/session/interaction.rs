@@ -18,8 +18,10 @@ use crate::agent_core::{ActionRequest, ActionResponse, ErrorValue, Value};
 
 /// One display event a framework pushes to a surface (`InteractionEvent`), tagged on `type`.
 ///
-/// Closed: exactly these seven kinds. A prompt-resolved kind does not exist (and fails to
+/// Exactly these seven kinds decode. A prompt-resolved kind does not exist (and fails to
 /// decode); prompts settle through the session's own event map.
+///
+/// `#[non_exhaustive]`: the contract adds kinds, so match it with a wildcard arm.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(
@@ -30,6 +32,7 @@ use crate::agent_core::{ActionRequest, ActionResponse, ErrorValue, Value};
         rename_all_fields = "camelCase"
     )
 )]
+#[non_exhaustive]
 pub enum InteractionEvent {
     /// The user submitted text (`user-message`).
     UserMessage {

@@ -39,11 +39,15 @@ pub const SESSION_RECORD_SCHEMA_VERSION: u64 = 1;
 /// Only `id`, `cwd`, the two timestamps and `messages` are required; every other member is
 /// optional and absent when the session never had it. Keys this build does not know are kept in
 /// [`extra`](Self::extra).
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new), then
+/// [`with_name`](Self::with_name) or set members in place.
 #[derive(Clone, Debug, Default, PartialEq)]
 // `Deserialize` is written by hand next to the stored-record decoder (decode.rs), so both apply
 // the same member rules and a small target links the member decoders once.
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct InteractiveSessionRecord {
     /// The session's id. A store keeps the record under exactly this id; a record whose id
     /// differs from the id it is stored under never loads as valid.
@@ -131,5 +135,12 @@ impl InteractiveSessionRecord {
             updated_at: updated_at.into(),
             ..Self::default()
         }
+    }
+
+    /// The same record with a display name for the session.
+    #[must_use]
+    pub fn with_name(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
+        self
     }
 }

@@ -85,7 +85,11 @@ pub struct PeerTurnContext {
 /// the [`TurnHandle`] the submission returns is the acceptance notice. A session must call
 /// [`validate`](Self::validate) before accepting the options (it refuses a peer turn that names no
 /// driver).
+///
+/// `#[non_exhaustive]`, so the contract can add options: build it with [`new`](SubmitOptions::new)
+/// (or `Default`), [`peer`](SubmitOptions::peer) and the `with_*` setters.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct SubmitOptions<S = NeverAborted> {
     /// Cancels this submission only, including while it is queued or being prepared.
     pub signal: Option<S>,
@@ -145,6 +149,35 @@ impl<S> SubmitOptions<S> {
             turn_source: self.turn_source,
             peer: self.peer,
         }
+    }
+
+    /// The same options attributing the turn to `driver_id`.
+    #[must_use]
+    pub fn with_driver_id(mut self, driver_id: impl Into<DriverId>) -> Self {
+        self.driver_id = Some(driver_id.into());
+        self
+    }
+
+    /// The same options naming the trusted product surface that accepted the turn.
+    #[must_use]
+    pub fn with_surface(mut self, surface: UsageSurface) -> Self {
+        self.surface = Some(surface);
+        self
+    }
+
+    /// The same options with `turn_source` as where the turn came from.
+    #[must_use]
+    pub fn with_turn_source(mut self, turn_source: TurnSource) -> Self {
+        self.turn_source = Some(turn_source);
+        self
+    }
+
+    /// The same options carrying the admitted peer message the turn answers (only valid on a
+    /// peer turn; see [`validate`](Self::validate)).
+    #[must_use]
+    pub fn with_peer(mut self, peer: PeerTurnContext) -> Self {
+        self.peer = Some(peer);
+        self
     }
 
     /// Checks the rules a session enforces before accepting a submission: a peer turn must name a

@@ -37,7 +37,7 @@ use super::mesh::{MeshAdmission, MeshCapabilities, MeshCapability};
 
 string_enum! {
     /// How often the receiving operator must approve a capability (`TCapabilityApproval`).
-    pub enum CapabilityApproval {
+    pub closed enum CapabilityApproval {
         /// `'never'`: allowed whenever granted, with no question.
         Never = "never",
         /// `'every-request'`: asked for every request, with a summary of it.
@@ -74,7 +74,7 @@ pub const fn capability_approval(capability: MeshCapability) -> CapabilityApprov
 
 string_enum! {
     /// What one approval question covers (`scope` of `ICapabilityApprovalRequest`).
-    pub enum CapabilityApprovalScope {
+    pub closed enum CapabilityApprovalScope {
         /// `'connection'`: this connection, for as long as it lasts.
         Connection = "connection",
         /// `'request'`: this one request.

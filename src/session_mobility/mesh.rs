@@ -202,7 +202,7 @@ pub struct MeshCapabilitiesNotAscending {
 string_enum! {
     /// What a device handshake proved about another of the user's devices: the two admitted
     /// trust levels of [`PeerTrust`] a handshake can produce.
-    pub enum MeshTrust {
+    pub closed enum MeshTrust {
         /// `'same-user-same-host'`: the carrier's own kernel-enforced rendezvous proved the peer
         /// runs on this machine under this user.
         SameUserSameHost = "same-user-same-host",

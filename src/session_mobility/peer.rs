@@ -29,7 +29,7 @@ use crate::session::DriverId;
 string_enum! {
     /// How much was established about a peer (`TPeerTrust`). None of these is interchangeable
     /// with another.
-    pub enum PeerTrust {
+    pub closed enum PeerTrust {
         /// `'same-user-same-host'`: a kernel-enforced rendezvous proved the same machine and the
         /// same user account.
         SameUserSameHost = "same-user-same-host",
@@ -46,7 +46,7 @@ string_enum! {
 string_enum! {
     /// The trust of an admitted peer: every [`PeerTrust`] but `unproven`, which belongs to
     /// refusals only.
-    pub enum AdmittedPeerTrust {
+    pub closed enum AdmittedPeerTrust {
         /// `'same-user-same-host'`.
         SameUserSameHost = "same-user-same-host",
         /// `'same-user-different-host'`.
@@ -530,7 +530,6 @@ string_enum! {
     /// receiver (a relation a sender put on the wire is discarded) and never carried by an
     /// admission. The literals were not recovered: these follow the texts the reference shows
     /// the operator.
-    #[non_exhaustive]
     pub enum WorkspaceRelation {
         /// `'same-worktree'`: the same working tree.
         SameWorktree = "same-worktree",

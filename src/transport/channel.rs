@@ -66,8 +66,12 @@ pub struct InvalidChannelName {
 
 /// How a channel is declared (`IChannelDescriptor`): its name, the event names it carries, and
 /// whether it accepts binary frames.
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new) and
+/// [`with_binary`](Self::with_binary).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct ChannelDescriptor {
     /// The channel's name, unique per host.
     pub name: ChannelName,
@@ -82,6 +86,23 @@ pub struct ChannelDescriptor {
 }
 
 impl ChannelDescriptor {
+    /// A channel declaring these event names, text frames only (`binary` absent).
+    #[must_use]
+    pub fn new<E: Into<String>>(name: ChannelName, events: impl IntoIterator<Item = E>) -> Self {
+        Self {
+            name,
+            events: events.into_iter().map(Into::into).collect(),
+            binary: None,
+        }
+    }
+
+    /// The same declaration with the binary opt-in set (`binary: true` accepts binary frames).
+    #[must_use]
+    pub const fn with_binary(mut self, binary: bool) -> Self {
+        self.binary = Some(binary);
+        self
+    }
+
     /// True when the channel opted in to binary frames (`binary: true`).
     #[must_use]
     pub fn accepts_binary(&self) -> bool {

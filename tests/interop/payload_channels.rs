@@ -129,11 +129,9 @@ impl Replay {
                 return;
             }
         };
-        let descriptor = ChannelDescriptor {
-            name: declared,
-            events: support::decode(&step["events"]),
-            binary: step.get("binary").and_then(Value::as_bool),
-        };
+        let events: Vec<String> = support::decode(&step["events"]);
+        let mut descriptor = ChannelDescriptor::new(declared, events);
+        descriptor.binary = step.get("binary").and_then(Value::as_bool);
         match (
             self.registry.register(descriptor),
             &result["throws"]["message"],

@@ -115,18 +115,7 @@ cases! {
     }
 
     fn message_built_in_rust_encodes_with_role_first_class_fields() {
-        let mut message = UniversalMessage::from(ToolMessage {
-            base: BaseMessage {
-                id: String::from("t"),
-                timestamp: String::from("2026-01-01T00:00:00.000Z"),
-                state: MessageState::Complete,
-                metadata: None,
-            },
-            content: String::from("ok"),
-            parts: None,
-            tool_call_id: String::from("c"),
-            name: None,
-        });
+        let mut message = UniversalMessage::tool("t", "2026-01-01T00:00:00.000Z", "c", "ok");
         message.base_mut().state = MessageState::Interrupted;
         let json = to_json(&message);
         let expected = serde_json::json!({
@@ -312,7 +301,7 @@ cases! {
             golden("token_usage", include_str!("../golden/agent_core/token_usage.json"));
         assert_eq!(
             usage,
-            TokenUsage { prompt_tokens: 7646, completion_tokens: 10, total_tokens: 7656 }
+            TokenUsage::new(7646, 10, 7656)
         );
     }
 

@@ -15,33 +15,25 @@ use crate::support::{block_on, decode, s};
 use crate::support::{golden, json_eq, rejects, to_json};
 
 fn command(name: &str) -> Command {
-    Command {
-        name: s(name),
-        description: alloc::format!("the {name} command"),
-        source: s("builtin"),
-        ..Command::default()
-    }
+    Command::new(name, alloc::format!("the {name} command"), "builtin")
 }
 
 fn flagged(name: &str, flag: Option<bool>) -> Command {
-    Command {
-        model_invocable: flag,
-        ..command(name)
-    }
+    let mut command = command(name);
+    command.model_invocable = flag;
+    command
 }
 
 /// A model-invocable `memory` command with subcommands `show` (true), `edit` (false) and
 /// `sync` (not flagged).
 fn narrowed_memory() -> Command {
-    Command {
-        model_invocable: Some(true),
-        subcommands: Some(vec![
+    command("memory")
+        .with_model_invocable(true)
+        .with_subcommands(vec![
             flagged("show", Some(true)),
             flagged("edit", Some(false)),
             flagged("sync", None),
-        ]),
-        ..command("memory")
-    }
+        ])
 }
 
 fn host_action(name: &str, text: &str) -> CommandHostAction {
@@ -178,11 +170,10 @@ impl SkillExecutionPort for Skills {
     type Error = Refused;
 
     fn load_commands(&self) -> Vec<Command> {
-        vec![Command {
-            source: s("skill"),
-            skill_content: Some(s("Summarize $ARGUMENTS.")),
-            ..command("summarize")
-        }]
+        vec![
+            Command::new("summarize", "the summarize command", "skill")
+                .with_skill_content("Summarize $ARGUMENTS."),
+        ]
     }
 
     async fn resolve_skill(
@@ -922,34 +913,29 @@ cases! {
 
     fn list_projection_defaults_the_runner_to_runtime() {
         assert_eq!(to_command_list_entry(&command("a")).runner, CommandRunner::Runtime);
-        let client = Command { runner: Some(CommandRunner::Client), ..command("b") };
+        let client = command("b").with_runner(CommandRunner::Client);
         assert_eq!(to_command_list_entry(&client).runner, CommandRunner::Client);
-        let runtime = Command { runner: Some(CommandRunner::Runtime), ..command("c") };
+        let runtime = command("c").with_runner(CommandRunner::Runtime);
         assert_eq!(to_command_list_entry(&runtime).runner, CommandRunner::Runtime);
     }
 
     fn list_projection_writes_subcommands_only_when_non_empty() {
         let none = to_command_list_entry(&command("a"));
         assert_eq!(none.subcommands, None);
-        let empty = to_command_list_entry(&Command { subcommands: Some(vec![]), ..command("b") });
+        let empty = to_command_list_entry(&command("b").with_subcommands(vec![]));
         assert_eq!(empty.subcommands, None);
         assert!(to_json(&empty).get("subcommands").is_none());
-        let one = to_command_list_entry(&Command {
-            subcommands: Some(vec![command("x")]),
-            ..command("c")
-        });
+        let one = to_command_list_entry(&command("c").with_subcommands(vec![command("x")]));
         assert_eq!(one.subcommands.map(|subs| subs.len()), Some(1));
     }
 
     fn subcommand_projection_drops_every_other_field() {
-        let sub = Command {
-            display_name: Some(s("Show")),
-            argument_hint: Some(s("[n]")),
-            model_invocable: Some(true),
-            runner: Some(CommandRunner::Client),
-            subcommands: Some(vec![command("deeper")]),
-            ..command("show")
-        };
+        let sub = command("show")
+            .with_display_name("Show")
+            .with_argument_hint("[n]")
+            .with_model_invocable(true)
+            .with_runner(CommandRunner::Client)
+            .with_subcommands(vec![command("deeper")]);
         assert_eq!(
             to_subcommand_entry(&sub),
             CommandSubcommandEntry {
@@ -962,24 +948,24 @@ cases! {
     }
 
     fn skill_projection_reads_the_invocation_flags() {
-        let plain = Command { source: s("skill"), ..command("s") };
+        let plain = Command::new("s", "the s command", "skill");
         let entry = to_skill_list_entry(&plain);
         assert!(entry.model_invocable);
         assert!(entry.user_invocable);
         assert_eq!(entry.source, "skill");
 
-        let no_model = Command { disable_model_invocation: Some(true), ..plain.clone() };
+        let no_model = plain.clone().with_disable_model_invocation(true);
         assert!(!to_skill_list_entry(&no_model).model_invocable);
-        let model_ok = Command { disable_model_invocation: Some(false), ..plain.clone() };
+        let model_ok = plain.clone().with_disable_model_invocation(false);
         assert!(to_skill_list_entry(&model_ok).model_invocable);
 
-        let no_user = Command { user_invocable: Some(false), ..plain.clone() };
+        let no_user = plain.clone().with_user_invocable(false);
         assert!(!to_skill_list_entry(&no_user).user_invocable);
-        let user_ok = Command { user_invocable: Some(true), ..plain.clone() };
+        let user_ok = plain.clone().with_user_invocable(true);
         assert!(to_skill_list_entry(&user_ok).user_invocable);
 
         // A command's own `modelInvocable` is not the skill reading.
-        let flagged_off = Command { model_invocable: Some(false), ..plain };
+        let flagged_off = plain.with_model_invocable(false);
         assert!(to_skill_list_entry(&flagged_off).model_invocable);
     }
 
@@ -1025,16 +1011,14 @@ cases! {
     }
 
     fn narrowing_allows_anything_with_an_empty_subcommand_list() {
-        let empty = Command { subcommands: Some(vec![]), ..flagged("compact", Some(true)) };
+        let empty = flagged("compact", Some(true)).with_subcommands(vec![]);
         assert!(!narrows_subcommands(&empty));
         assert!(model_may_run(&empty, "whatever"));
     }
 
     fn narrowing_is_off_while_no_subcommand_declares_the_flag() {
-        let loose = Command {
-            subcommands: Some(vec![flagged("show", None), flagged("edit", None)]),
-            ..flagged("memory", Some(true))
-        };
+        let loose = flagged("memory", Some(true))
+            .with_subcommands(vec![flagged("show", None), flagged("edit", None)]);
         assert!(!narrows_subcommands(&loose));
         assert!(model_may_run(&loose, "edit"));
         assert!(model_may_run(&loose, "alias"));
@@ -1063,10 +1047,8 @@ cases! {
     }
 
     fn narrowing_starts_with_a_single_subcommand_flagged_false() {
-        let only_false = Command {
-            subcommands: Some(vec![flagged("edit", Some(false)), flagged("show", None)]),
-            ..flagged("memory", Some(true))
-        };
+        let only_false = flagged("memory", Some(true))
+            .with_subcommands(vec![flagged("edit", Some(false)), flagged("show", None)]);
         assert!(narrows_subcommands(&only_false));
         assert!(model_may_run(&only_false, ""));
         assert!(!model_may_run(&only_false, "edit"));

@@ -448,7 +448,7 @@ cases! {
             assert_eq!(result.exit_code(), None);
             assert_eq!(
                 result.usage(),
-                Some(&TokenUsage { prompt_tokens: 1200, completion_tokens: 80, total_tokens: 1280 })
+                Some(&TokenUsage::new(1200, 80, 1280))
             );
             let metadata = result.base().metadata.as_ref().expect("metadata");
             assert_eq!(metadata.get("turns").and_then(BackgroundPrimitive::as_f64), Some(3.0));
@@ -600,8 +600,7 @@ cases! {
                 core::any::TypeId::of::<SessionUsageTotals>(),
                 core::any::TypeId::of::<BackgroundTaskUsage>()
             );
-            let usage: BackgroundTaskUsage =
-                BackgroundTaskUsage { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 };
+            let usage: BackgroundTaskUsage = BackgroundTaskUsage::new(5, 2, 7);
             assert_eq!(total_of(usage), 7);
         }
 
@@ -612,7 +611,7 @@ cases! {
                     output: s("done"),
                     metadata: None,
                 },
-                usage: Some(TokenUsage { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 }),
+                usage: Some(TokenUsage::new(1, 1, 2)),
             };
             let mut with_kind = object(to_json(&result));
             assert_eq!(sorted_keys(&with_kind), ["output", "taskId", "usage"]);

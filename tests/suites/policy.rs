@@ -1917,13 +1917,10 @@ cases! {
         }
 
         fn a_model_tool_call_is_checked_by_name() {
-            let call = ToolCall {
-                id: s("call-1"),
-                function: ToolCallFunction {
-                    name: s("write_file"),
-                    arguments: s(r#"{"path":"/etc/passwd"}"#),
-                },
-            };
+            let call = ToolCall::new(
+                "call-1",
+                ToolCallFunction::new("write_file", r#"{"path":"/etc/passwd"}"#),
+            );
             let invocation = ToolInvocation::of(&call, ToolAccess::WritePath("/etc/passwd"));
             assert_eq!(invocation.tool_name, "write_file");
             let verdict = full_rules().check(&invocation);

@@ -12,8 +12,8 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use agent_interface::agent_core::{
-    AssistantMessage, BaseMessage, MessageState, SystemMessage, ToolCall, ToolCallFunction,
-    ToolMessage, UniversalMessage, UserMessage, Value, ValueMap,
+    AssistantMessage, MessageState, ToolCall, ToolCallFunction, ToolMessage, UniversalMessage,
+    Value, ValueMap,
 };
 use agent_interface::runtime::reconcile::{
     CallOrphan, OrphanToolCall, ReconcileError, ReconcileInputs, ReconcileReport,
@@ -43,61 +43,36 @@ const NOW: u64 = 1_777_636_800_000;
 
 // ---- building transcripts --------------------------------------------------------------
 
-fn base(id: &str) -> BaseMessage {
-    BaseMessage {
-        id: s(id),
-        timestamp: s("2026-05-01T11:00:00.000Z"),
-        state: MessageState::Complete,
-        metadata: None,
-    }
-}
+const AT: &str = "2026-05-01T11:00:00.000Z";
 
 fn user(id: &str) -> UniversalMessage {
-    UniversalMessage::User(UserMessage {
-        base: base(id),
-        content: s("go on"),
-        parts: None,
-        name: None,
-    })
+    UniversalMessage::user(id, AT, "go on")
 }
 
 fn system(id: &str) -> UniversalMessage {
-    UniversalMessage::System(SystemMessage {
-        base: base(id),
-        content: s("be careful"),
-        parts: None,
-        name: None,
-    })
+    UniversalMessage::system(id, AT, "be careful")
 }
 
 /// An assistant message with `(call id, tool name)` calls (`None` calls when the list is empty).
 fn assistant(id: &str, calls: &[(&str, &str)]) -> UniversalMessage {
     let tool_calls = calls
         .iter()
-        .map(|(call, tool)| ToolCall {
-            id: s(call),
-            function: ToolCallFunction {
-                name: s(tool),
-                arguments: s("{}"),
-            },
-        })
+        .map(|(call, tool)| ToolCall::new(*call, ToolCallFunction::new(*tool, "{}")))
         .collect::<Vec<_>>();
-    UniversalMessage::Assistant(AssistantMessage {
-        base: base(id),
-        content: None,
-        parts: None,
-        tool_calls: (!tool_calls.is_empty()).then_some(tool_calls),
-    })
+    let message = AssistantMessage::new(id, AT, None);
+    if tool_calls.is_empty() {
+        message.into()
+    } else {
+        message.with_tool_calls(tool_calls).into()
+    }
 }
 
 fn tool(id: &str, call: &str, name: Option<&str>) -> UniversalMessage {
-    UniversalMessage::Tool(ToolMessage {
-        base: base(id),
-        content: s("done"),
-        parts: None,
-        tool_call_id: s(call),
-        name: name.map(s),
-    })
+    let message = ToolMessage::new(id, AT, call, "done");
+    match name {
+        Some(name) => message.with_name(name).into(),
+        None => message.into(),
+    }
 }
 
 fn call_orphan(call: &str, tool: &str) -> OrphanToolCall {

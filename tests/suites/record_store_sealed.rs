@@ -154,10 +154,7 @@ fn record(id: &str) -> InteractiveSessionRecord {
 }
 
 fn renamed(id: &str, name: &str) -> InteractiveSessionRecord {
-    InteractiveSessionRecord {
-        name: Some(s(name)),
-        ..record(id)
-    }
+    record(id).with_name(name)
 }
 
 fn envelope(id: &str) -> Vec<u8> {

@@ -18,8 +18,7 @@ use core::pin::pin;
 use core::task::{Context, Poll, Waker};
 
 use agent_interface::agent_core::{
-    AssistantMessage, BaseMessage, ErrorValue, MessageState, ToolCall, ToolCallFunction,
-    UniversalMessage, UserMessage,
+    AssistantMessage, ErrorValue, ToolCall, ToolCallFunction, UniversalMessage,
 };
 use agent_interface::conformance::{EveryCase, StopAtFirst, SuiteCase};
 use agent_interface::runtime::reconcile::ReconcileInputs;
@@ -524,42 +523,20 @@ fn suite_with_cache_defect(defect: CacheDefect) -> Result<(), SessionCacheConfor
 
 // ---- messages and records ----------------------------------------------------------------------
 
-fn base(id: &str) -> BaseMessage {
-    BaseMessage {
-        id: s(id),
-        timestamp: s("2026-05-01T00:00:00.000Z"),
-        state: MessageState::Complete,
-        metadata: None,
-    }
-}
+const AT: &str = "2026-05-01T00:00:00.000Z";
 
 fn user(id: &str, text: &str) -> UniversalMessage {
-    UniversalMessage::User(UserMessage {
-        base: base(id),
-        content: s(text),
-        parts: None,
-        name: None,
-    })
+    UniversalMessage::user(id, AT, text)
 }
 
 fn calls(id: &str, call_ids: &[&str]) -> UniversalMessage {
-    UniversalMessage::Assistant(AssistantMessage {
-        base: base(id),
-        content: None,
-        parts: None,
-        tool_calls: Some(
-            call_ids
-                .iter()
-                .map(|call_id| ToolCall {
-                    id: s(call_id),
-                    function: ToolCallFunction {
-                        name: s("write_file"),
-                        arguments: s("{}"),
-                    },
-                })
-                .collect(),
-        ),
-    })
+    let calls = call_ids
+        .iter()
+        .map(|call_id| ToolCall::new(*call_id, ToolCallFunction::new("write_file", "{}")))
+        .collect();
+    AssistantMessage::new(id, AT, None)
+        .with_tool_calls(calls)
+        .into()
 }
 
 fn record(id: &str, messages: Vec<UniversalMessage>) -> InteractiveSessionRecord {

@@ -887,10 +887,7 @@ cases! {
         fn a_submit_override_is_authoritative() {
             let session = D::new().with_submit(|call| {
                 let completed: BoxedTurnCompletion = Box::pin(core::future::ready(Ok(
-                    TurnOutcome::from(ExecutionResult {
-                        response: format!("echo {}", call.input),
-                        ..ExecutionResult::default()
-                    }),
+                    TurnOutcome::from(ExecutionResult::new(format!("echo {}", call.input))),
                 )));
                 Ok(TurnHandle::new("custom-turn", completed))
             });

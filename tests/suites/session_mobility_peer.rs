@@ -2027,6 +2027,9 @@ fn check_callers(
             CapabilityDecision::Refused(CapabilityRefusal::NoApprover) => {
                 panic!("{at}: no-approver with an approver");
             }
+            CapabilityDecision::Refused(reason) => {
+                panic!("{at}: a refusal this test predates: {reason}")
+            }
         }
     }
 }

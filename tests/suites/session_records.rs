@@ -1394,12 +1394,10 @@ cases! {
         fn a_writer_refuses_what_it_cannot_read_and_leaves_it_intact() {
             let mut extra = agent_interface::agent_core::ValueMap::new();
             extra.insert(s("pinnedBy"), Value::from("alice"));
-            let valid = encode_session_record(&InteractiveSessionRecord {
-                id: s("ok"),
-                extra,
-                ..minimal()
-            })
-            .expect("encodes");
+            let mut ok = minimal();
+            ok.id = s("ok");
+            ok.extra = extra;
+            let valid = encode_session_record(&ok).expect("encodes");
             let store = MemoryStore::with(&[
                 ("ok", Slot::Bytes(valid)),
                 ("bad", Slot::Bytes(b"{\"schemaVersion\":1,\"record\":".to_vec())),
@@ -1411,7 +1409,8 @@ cases! {
                 assert_eq!(block_on(rename(&store, id, "x")), Ok(None), "{id} was written");
                 assert_eq!(store.slot(id), before, "{id} changed");
                 // The store refuses too, even when asked directly.
-                let direct = InteractiveSessionRecord { id: s(id), ..minimal() };
+                let mut direct = minimal();
+                direct.id = s(id);
                 assert_eq!(
                     block_on(store.save(&direct, SavePurpose::Run, ContentProvenance::External)),
                     Ok(SaveOutcome::Refused { reason: SaveRefusal::Unreadable })

@@ -24,20 +24,11 @@ fn json(text: &str) -> Value {
 }
 
 fn empty_context() -> ContextWindowState {
-    ContextWindowState {
-        max_tokens: 200_000,
-        used_tokens: 0,
-        used_percentage: 0.0,
-        remaining_percentage: 100.0,
-    }
+    ContextWindowState::new(200_000, 0, 0.0, 100.0)
 }
 
 fn result(response: &str) -> ExecutionResult {
-    ExecutionResult {
-        response: s(response),
-        context_state: empty_context(),
-        ..ExecutionResult::default()
-    }
+    ExecutionResult::new(response).with_context_state(empty_context())
 }
 
 // ---- compile-time shape probe: does `T` convert into an `ExecutionResult`? ----
@@ -122,12 +113,7 @@ fn assert_accepted(
 // ---- events: the values of the golden frames, built without decoding ----
 
 fn used_context() -> ContextWindowState {
-    ContextWindowState {
-        max_tokens: 200_000,
-        used_tokens: 62_480,
-        used_percentage: 31.24,
-        remaining_percentage: 68.76,
-    }
+    ContextWindowState::new(200_000, 62_480, 31.24, 68.76)
 }
 
 fn permission_request() -> SessionEvent {
@@ -514,12 +500,10 @@ cases! {
 
         fn peer_context_only_on_peer_turns() {
             let peer = PeerTurnContext { reach: None, message_id: s("m"), reply_to: s("sess-2") };
-            let options: SubmitOptions = SubmitOptions {
-                driver_id: Some(s("owner")),
-                turn_source: Some(TurnSource::User),
-                peer: Some(peer),
-                ..SubmitOptions::default()
-            };
+            let options = SubmitOptions::new()
+                .with_driver_id("owner")
+                .with_turn_source(TurnSource::User)
+                .with_peer(peer);
             assert_eq!(options.validate(), Err(SubmitRefusal::PeerContextOnNonPeerTurn));
         }
 
@@ -527,17 +511,12 @@ cases! {
             let user: SubmitOptions = SubmitOptions::default();
             assert_eq!(user.validate(), Ok(()));
             assert_eq!(user.attributed_driver_id(), Some(OWNER_DRIVER_ID));
-            let wake: SubmitOptions = SubmitOptions {
-                turn_source: Some(TurnSource::AgentWakeup),
-                ..SubmitOptions::default()
-            };
+            let wake = SubmitOptions::new().with_turn_source(TurnSource::AgentWakeup);
             assert_eq!(wake.validate(), Ok(()));
             assert_eq!(wake.attributed_driver_id(), Some(AGENT_DRIVER_ID));
-            let remote: SubmitOptions = SubmitOptions {
-                driver_id: Some(s("device-42")),
-                surface: Some(agent_interface::analytics::UsageSurface::Browser),
-                ..SubmitOptions::default()
-            };
+            let remote = SubmitOptions::new()
+                .with_driver_id("device-42")
+                .with_surface(agent_interface::analytics::UsageSurface::Browser);
             assert_eq!(remote.attributed_driver_id(), Some("device-42"));
         }
 

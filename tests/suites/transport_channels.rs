@@ -57,11 +57,9 @@ fn to_hex(bytes: &[u8]) -> String {
 }
 
 fn descriptor(channel: &str, events: &[&str], binary: Option<bool>) -> ChannelDescriptor {
-    ChannelDescriptor {
-        name: name(channel),
-        events: events.iter().map(|event| s(event)).collect(),
-        binary,
-    }
+    let mut descriptor = ChannelDescriptor::new(name(channel), events.iter().copied());
+    descriptor.binary = binary;
+    descriptor
 }
 
 fn event(channel: &str, seq: u32, event: &str, payload: &str) -> ChannelFrame {

@@ -460,7 +460,7 @@ cases! {
             let cancelled = queue.submit("d", "phone").unwrap().into_turn_handle::<String>();
             assert_eq!((done.turn_id.as_str(), cancelled.turn_id.as_str()), ("1", "4"));
             assert_eq!(aborted.completed.ticket().id().get(), 3);
-            let reply = ExecutionResult { response: "done".to_string(), ..ExecutionResult::default() };
+            let reply = ExecutionResult::new("done");
             let turn = queue.start().unwrap();
             queue.finish(turn.id, Ok(reply.clone())).unwrap();
             let turn = queue.start().unwrap();
@@ -481,7 +481,7 @@ cases! {
         }
 
         fn plain_execution_results_convert_too() {
-            let reply = ExecutionResult { response: "partial".to_string(), ..ExecutionResult::default() };
+            let reply = ExecutionResult::new("partial");
             let complete: TurnCompletion = Settled::Complete(reply.clone()).into();
             assert_eq!(complete.unwrap().into_answer().unwrap(), reply);
             let interrupted: TurnCompletion = Settled::Interrupted(reply.clone()).into();
@@ -818,6 +818,7 @@ impl<const N: usize> Model<N> {
             Expected::NotRun(Coalesced) => seen.coalesced += 1,
             Expected::NotRun(Dropped) => seen.dropped += 1,
             Expected::NotRun(Cancelled) => seen.cancelled += 1,
+            Expected::NotRun(reason) => panic!("the model never decides {reason}"),
         }
     }
 

@@ -49,14 +49,13 @@ fn rules() -> SessionPermissionRules {
 }
 
 fn record() -> InteractiveSessionRecord {
-    InteractiveSessionRecord {
-        id: "s1".to_owned(),
-        name: Some("a benchmarked session".to_owned()),
-        cwd: "/work/bench".to_owned(),
-        created_at: "2026-01-02T03:04:05.000Z".to_owned(),
-        updated_at: "2026-01-02T03:04:05.000Z".to_owned(),
-        ..InteractiveSessionRecord::default()
-    }
+    InteractiveSessionRecord::new(
+        "s1",
+        "/work/bench",
+        "2026-01-02T03:04:05.000Z",
+        "2026-01-02T03:04:05.000Z",
+    )
+    .with_name("a benchmarked session")
 }
 
 fn policy<S: SessionPolicyStore>(c: &mut Criterion, name: &str, store: &S) {

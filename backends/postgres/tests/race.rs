@@ -128,14 +128,13 @@ fn replicas_racing_on_one_sessions_rules_lose_no_update() {
 }
 
 fn record(id: &str, name: &str) -> InteractiveSessionRecord {
-    InteractiveSessionRecord {
-        id: id.to_owned(),
-        name: Some(name.to_owned()),
-        cwd: "/work/race".to_owned(),
-        created_at: "2026-01-02T03:04:05.000Z".to_owned(),
-        updated_at: "2026-01-02T03:04:05.000Z".to_owned(),
-        ..InteractiveSessionRecord::default()
-    }
+    InteractiveSessionRecord::new(
+        id,
+        "/work/race",
+        "2026-01-02T03:04:05.000Z",
+        "2026-01-02T03:04:05.000Z",
+    )
+    .with_name(name)
 }
 
 #[derive(Debug)]

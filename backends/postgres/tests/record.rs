@@ -31,14 +31,13 @@ fn store(schema: &SchemaName, id: &str) -> PgStore {
 }
 
 fn record(id: &str, name: &str) -> InteractiveSessionRecord {
-    InteractiveSessionRecord {
-        id: id.to_owned(),
-        name: Some(name.to_owned()),
-        cwd: "/work/pg".to_owned(),
-        created_at: "2026-01-02T03:04:05.000Z".to_owned(),
-        updated_at: "2026-01-02T03:04:05.000Z".to_owned(),
-        ..InteractiveSessionRecord::default()
-    }
+    InteractiveSessionRecord::new(
+        id,
+        "/work/pg",
+        "2026-01-02T03:04:05.000Z",
+        "2026-01-02T03:04:05.000Z",
+    )
+    .with_name(name)
 }
 
 fn save(store: &PgStore, record: &InteractiveSessionRecord) -> SaveOutcome {

@@ -20,14 +20,13 @@ use agent_interface_postgres::{PostgresError, PostgresMedium, PostgresPolicyStor
 use support::{block_on, config, fresh_schema, pg_ctl, rid, writer};
 
 fn record(name: &str) -> InteractiveSessionRecord {
-    InteractiveSessionRecord {
-        id: "s1".to_owned(),
-        name: Some(name.to_owned()),
-        cwd: "/work/restart".to_owned(),
-        created_at: "2026-01-02T03:04:05.000Z".to_owned(),
-        updated_at: "2026-01-02T03:04:05.000Z".to_owned(),
-        ..InteractiveSessionRecord::default()
-    }
+    InteractiveSessionRecord::new(
+        "s1",
+        "/work/restart",
+        "2026-01-02T03:04:05.000Z",
+        "2026-01-02T03:04:05.000Z",
+    )
+    .with_name(name)
 }
 
 fn rules(denies: &[&str]) -> SessionPermissionRules {

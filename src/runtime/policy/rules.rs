@@ -11,7 +11,7 @@ use super::path::normalize_path;
 
 string_enum! {
     /// A field of a rules document, by its wire name.
-    pub enum RulesField {
+    pub closed enum RulesField {
         /// `toolAllow`: if set, only these tool names are allowed.
         ToolAllow = "toolAllow",
         /// `toolDeny`: tool names always denied.
@@ -27,7 +27,7 @@ string_enum! {
 
 string_enum! {
     /// One of the two deny-lists (removing an entry loosens).
-    pub enum DenyList {
+    pub closed enum DenyList {
         /// `toolDeny`.
         Tool = "toolDeny",
         /// `commandDeny`.
@@ -37,7 +37,7 @@ string_enum! {
 
 string_enum! {
     /// One of the two allowlists (removing the list, or adding an entry outside it, loosens).
-    pub enum AllowList {
+    pub closed enum AllowList {
         /// `toolAllow`.
         Tool = "toolAllow",
         /// `commandAllow`.

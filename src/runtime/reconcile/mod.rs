@@ -34,19 +34,10 @@
 //! # use agent_interface::agent_core::*;
 //! use agent_interface::runtime::reconcile::*;
 //!
-//! let call = ToolCall {
-//!     id: "call_1".into(),
-//!     function: ToolCallFunction { name: "write_file".into(), arguments: "{}".into() },
-//! };
-//! let base = BaseMessage {
-//!     id: "entry-1".into(),
-//!     timestamp: "2026-05-01T12:00:00.000Z".into(),
-//!     state: MessageState::Complete,
-//!     metadata: None,
-//! };
-//! let assistant =
-//!     AssistantMessage { base, content: None, parts: None, tool_calls: Some(vec![call]) };
-//! let transcript = vec![UniversalMessage::Assistant(assistant)];
+//! let call = ToolCall::new("call_1", ToolCallFunction::new("write_file", "{}"));
+//! let assistant = AssistantMessage::new("entry-1", "2026-05-01T12:00:00.000Z", None)
+//!     .with_tool_calls(vec![call]);
+//! let transcript = vec![UniversalMessage::from(assistant)];
 //!
 //! let inputs = ReconcileInputs::new();
 //! let done = reconcile_interrupted_session(&transcript, &inputs, 0, |_| "entry-2".into())?;

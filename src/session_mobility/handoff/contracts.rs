@@ -19,7 +19,7 @@ string_enum! {
     /// | staged | authoritative | verified, not live | destination discards on timeout |
     /// | committed | read-only | live | transfer succeeded |
     /// | abandoned | authoritative | discarded | explicit, either end |
-    pub enum HandoffPhase {
+    pub closed enum HandoffPhase {
         /// `'offered'`: the manifest exists; nothing has been sent.
         Offered = "offered",
         /// `'transferring'`: frames are leaving the source.

@@ -3,10 +3,7 @@ use agent_interface::runtime::record_codec::{decode_session_record, encode_sessi
 use agent_interface::session::{InteractiveSessionRecord, SessionRecordDecodeOutcome};
 
 fn main() {
-    let record = InteractiveSessionRecord {
-        id: "s-1".into(),
-        ..InteractiveSessionRecord::default()
-    };
+    let record = InteractiveSessionRecord::new("s-1", "", "", "");
     let bytes = encode_session_record(&record).expect("a record without untyped numbers encodes");
     assert!(matches!(
         decode_session_record(&bytes, "s-1"),

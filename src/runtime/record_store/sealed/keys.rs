@@ -101,7 +101,7 @@ impl fmt::Debug for KeyMaterial {
 
 string_enum! {
     /// What a key in a [`Keyring`] may do.
-    pub enum KeyRole {
+    pub closed enum KeyRole {
         /// The owner's key: seals the owner's records, and opens every record sealed under it.
         Owner = "owner",
         /// A write grant: seals what a process without the owner's keys writes (always the
