@@ -16,8 +16,10 @@ use agent_interface::agent_core::Value;
 use agent_interface::runtime::transport::{
     AccessTokenAudience, AccessTokenClaims, AccessTokenRules, AccessTokenSignatureRefusal,
     AccessTokenSignatures, AdmissionResolutionError, ExternalEventGate, GrantedExternalEvent,
-    MAX_ACCESS_TOKEN_BYTES, SignedAccessTokenVerifier, admission_admits, bearer_credential,
-    credential_matches, mint_transport_token, resolve_admission,
+    MAX_ACCESS_TOKEN_BYTES, NoEntropySource, SignedAccessTokenVerifier, UpgradeAllowList,
+    UpgradeRefusal, UpgradeRequest, admission_admits, admit_upgrade, bearer_credential,
+    credential_matches, mint_transport_token, query_token, resolve_admission,
+    resolve_stated_admission, subprotocol_token,
 };
 use agent_interface::transport::{
     AccessTokenAdmission, AccessTokenAlgorithm, AccessTokenRefusal, AccessTokenVerifier,
@@ -310,6 +312,31 @@ cases! {
                 let shown = format!("{request:?}");
                 assert_eq!(resolve_admission(request, &mut ScriptedRng::sequential()), expected, "{shown}");
             }
+        }
+
+        fn a_stated_admission_resolves_without_an_rng_by_the_same_rules() {
+            use AdmissionResolutionError as E;
+            let cases: Vec<(TransportAdmissionConfig, Result<TransportAdmission, E<NoEntropySource>>)> = vec![
+                (config(Some("secret-1"), None, None), Ok(token_admission("secret-1"))),
+                (config(None, Some(true), Some("tests only")), Ok(open_admission("tests only"))),
+                (config(Some("secret-1"), Some(true), Some("x")), Err(E::TokenAndOpen)),
+                (config(Some("   "), None, None), Err(E::BlankToken)),
+                (config(None, Some(true), None), Err(E::MissingOpenReason)),
+                (config(None, None, None), Err(E::Entropy(NoEntropySource))),
+                (config(Some(""), None, None), Err(E::Entropy(NoEntropySource))),
+            ];
+            for (request, expected) in cases {
+                let shown = format!("{request:?}");
+                let with_rng = resolve_admission(request.clone(), &mut ScriptedRng::sequential());
+                let stated = resolve_stated_admission(request);
+                assert_eq!(stated, expected, "{shown}");
+                // Where no minting is involved, both entry points agree exactly.
+                if let Ok(admission) = &stated {
+                    assert_eq!(with_rng.as_ref(), Ok(admission), "{shown}");
+                }
+            }
+            let refusal = resolve_stated_admission(config(None, None, None)).unwrap_err();
+            assert!(format!("{refusal}").contains("no entropy source"), "{refusal}");
         }
 
         fn a_whitespace_token_is_refused_not_used() {
@@ -714,6 +741,94 @@ cases! {
             assert_hidden(&texts);
             assert!(texts.iter().all(|text| !text.contains(TOKEN)));
             assert!(texts.iter().any(|text| text.contains("ops_bot-1")), "the attribution is shown");
+        }
+    }
+
+    mod upgrade {
+        fn the_token_is_read_from_the_query_then_the_subprotocol_as_the_peer_reads_it() {
+            let read = |target: &str, protocols: Option<&str>| {
+                let request = UpgradeRequest::new(target);
+                let request = match protocols {
+                    Some(protocols) => request.subprotocols(protocols),
+                    None => request,
+                };
+                request.presented_token().map(|token| String::from(&*token))
+            };
+            assert_eq!(read("/ws?token=abc", None).as_deref(), Some("abc"));
+            assert_eq!(read("/ws?x=1&token=abc&token=def", None).as_deref(), Some("abc"), "the first one");
+            assert_eq!(read("/ws?token=a%2Bb+c%zz%4", None).as_deref(), Some("a+b c%zz%4"), "form decoding, bad escapes kept");
+            assert_eq!(read("/ws?%74oken=abc", None).as_deref(), Some("abc"), "the name is decoded too");
+            assert_eq!(read("/ws?token=%FF", None).as_deref(), Some("\u{FFFD}"), "bytes that are not UTF-8");
+            assert_eq!(read("/ws?token=abc#frag", None).as_deref(), Some("abc"));
+            assert_eq!(read("/ws#?token=abc", None), None, "a fragment is not a query");
+            assert_eq!(read("/ws?tokenx=abc", None), None);
+            assert_eq!(read("/ws?token", None), None);
+            assert_eq!(read("/ws", Some(" tok-1 , agent")).as_deref(), Some("tok-1"));
+            assert_eq!(read("/ws?token=", Some("tok-1")).as_deref(), Some("tok-1"), "an empty query token falls through");
+            assert_eq!(read("/ws?token=q", Some("tok-1")).as_deref(), Some("q"), "the query wins");
+            assert_eq!(read("/ws", Some(" , agent")), None, "an empty first protocol");
+            assert_eq!(read("/ws", None), None);
+            assert_eq!(query_token("/ws?a=1"), None);
+            assert_eq!(subprotocol_token(""), None);
+            // `Authorization: Bearer` is not where the peer looks, and not read here either.
+            assert_eq!(bearer_credential("Bearer tok-1"), Some("tok-1"));
+        }
+
+        fn host_and_origin_are_checked_before_the_token_with_the_peer_statuses() {
+            let admission = token_admission("tok-1");
+            let allow = UpgradeAllowList::loopback();
+            let ok = UpgradeRequest::new("/ws?token=tok-1").host("127.0.0.1:7070");
+            assert!(admit_upgrade(&admission, &ok, &allow).is_ok());
+            let refused = |request: UpgradeRequest<'_>| admit_upgrade(&admission, &request, &allow).unwrap_err();
+            let host = refused(UpgradeRequest::new("/ws?token=tok-1").host("evil.example:7070"));
+            assert_eq!((host, host.status(), format!("{host}")), (UpgradeRefusal::ForbiddenHost, 403, s("Forbidden host")));
+            assert_eq!(refused(UpgradeRequest::new("/ws?token=tok-1")), UpgradeRefusal::ForbiddenHost, "no Host");
+            assert_eq!(refused(UpgradeRequest::new("/ws?token=tok-1").host("[::1")), UpgradeRefusal::ForbiddenHost);
+            let origin = refused(ok.origin("https://evil.example"));
+            assert_eq!((origin, origin.status(), format!("{origin}")), (UpgradeRefusal::ForbiddenOrigin, 403, s("Forbidden origin")));
+            for bad in ["null", "", "localhost", "://localhost", "1http://localhost"] {
+                assert_eq!(refused(ok.origin(bad)), UpgradeRefusal::ForbiddenOrigin, "{bad:?}");
+            }
+            let unauthorized = refused(UpgradeRequest::new("/ws?token=tok-2").host("localhost"));
+            assert_eq!((unauthorized, unauthorized.status(), format!("{unauthorized}")), (UpgradeRefusal::Unauthorized, 401, s("Unauthorized")));
+            assert_eq!(refused(UpgradeRequest::new("/ws").host("localhost")), UpgradeRefusal::Unauthorized, "no token");
+            // The host is checked first, even with a wrong token and a wrong origin.
+            assert_eq!(refused(UpgradeRequest::new("/ws").host("evil").origin("null")), UpgradeRefusal::ForbiddenHost);
+            for host in ["localhost", "LOCALHOST:1", "127.0.0.1", "[::1]:7070", "[::1]"] {
+                assert!(admit_upgrade(&admission, &ok.host(host), &allow).is_ok(), "{host}");
+            }
+            for origin in ["http://localhost:5173", "https://127.0.0.1", "http://[::1]:80/", "http://user@localhost"] {
+                assert!(admit_upgrade(&admission, &ok.origin(origin), &allow).is_ok(), "{origin}");
+            }
+        }
+
+        fn allow_lists_admit_named_hosts_and_exact_origins_only() {
+            let admission = open_admission("tests only");
+            let allow = UpgradeAllowList::loopback().hosts(&["agent.example"]).origins(&["https://app.example"]);
+            let request = UpgradeRequest::new("/ws").host("Agent.Example:443").origin("https://app.example");
+            assert!(admit_upgrade(&admission, &request, &allow).is_ok(), "an open admission needs no token");
+            let refused = |request: UpgradeRequest<'_>| admit_upgrade(&admission, &request, &allow).unwrap_err();
+            assert_eq!(refused(request.host("agent.example.evil")), UpgradeRefusal::ForbiddenHost);
+            assert_eq!(refused(request.origin("https://app.example.evil")), UpgradeRefusal::ForbiddenOrigin);
+            assert_eq!(refused(request.origin("https://APP.example")), UpgradeRefusal::ForbiddenOrigin, "origins exactly");
+            assert!(admit_upgrade(&admission, &UpgradeRequest::new("/").host("localhost"), &allow).is_ok(), "no Origin: not a browser");
+        }
+
+        fn the_token_is_never_echoed_as_the_answered_subprotocol() {
+            let admission = token_admission("tok-1");
+            let allow = UpgradeAllowList::loopback();
+            let answer = |target: &str, protocols: &str| {
+                let request = UpgradeRequest::new(target).host("localhost").subprotocols(protocols);
+                admit_upgrade(&admission, &request, &allow).map(|accepted| accepted.subprotocol().map(String::from))
+            };
+            assert_eq!(answer("/ws", "tok-1"), Ok(None));
+            assert_eq!(answer("/ws", "tok-1, agent.v1"), Ok(Some(s("agent.v1"))));
+            assert_eq!(answer("/ws", "tok-1,,tok-1, agent.v1"), Ok(Some(s("agent.v1"))));
+            assert_eq!(answer("/ws?token=tok-1", "agent.v1"), Ok(Some(s("agent.v1"))));
+            assert_eq!(answer("/ws?token=tok-1", "tok-1"), Ok(None), "the token is not echoed wherever it came from");
+            assert_eq!(answer("/ws", "tok-2, agent.v1"), Err(UpgradeRefusal::Unauthorized));
+            let refusal = UpgradeRefusal::Unauthorized;
+            assert!(!format!("{refusal} {refusal:?}").contains("tok-"));
         }
     }
 }

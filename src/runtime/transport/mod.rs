@@ -12,7 +12,8 @@
 //! | [`PayloadChannelRegistry`] | payload channels: declared names and events, one sequence per channel, every unroutable frame a typed refusal |
 //! | [`ChannelReassembler`] | restores frame order whatever the delivery order, within a const window |
 //! | [`encode_channel_frame_into`], [`decode_header`], [`decode_channel_frame`] | the `RBF` byte codec of channel frames, the header read apart from the body |
-//! | [`resolve_admission`], [`mint_transport_token`] | admission resolution, tokens minted from the host's RNG |
+//! | [`resolve_admission`], [`mint_transport_token`], [`resolve_stated_admission`] | admission resolution, tokens minted from the host's RNG, or no RNG when the token is given |
+//! | [`admit_upgrade`], [`query_token`], [`subprotocol_token`] | the WebSocket upgrade decision (Host, Origin, token) before the upgrade completes |
 //! | [`credential_matches`], [`bearer_credential`] | constant-time credential checks, bearer headers |
 //! | [`SignedAccessTokenVerifier`], [`AccessTokenRules`] | access-token verdicts over host-verified claims |
 //! | [`ExternalEventGate`] | external events admitted against the one principal of their grant |
@@ -52,9 +53,10 @@ mod registry;
 pub use admission::{
     AccessTokenAudience, AccessTokenClaims, AccessTokenRules, AccessTokenSignatureRefusal,
     AccessTokenSignatures, AdmissionResolutionError, DEFAULT_SPENT_TOKEN_CAPACITY,
-    ExternalEventGate, GrantedExternalEvent, MAX_ACCESS_TOKEN_BYTES, SignedAccessTokenVerifier,
-    admission_admits, bearer_credential, credential_matches, mint_transport_token, rand_core,
-    resolve_admission,
+    ExternalEventGate, GrantedExternalEvent, MAX_ACCESS_TOKEN_BYTES, NoEntropySource,
+    SignedAccessTokenVerifier, UpgradeAccepted, UpgradeAllowList, UpgradeRefusal, UpgradeRequest,
+    admission_admits, admit_upgrade, bearer_credential, credential_matches, mint_transport_token,
+    query_token, rand_core, resolve_admission, resolve_stated_admission, subprotocol_token,
 };
 pub use channels::{
     Bytes, CHANNEL_FRAME_MAGIC, CHANNEL_FRAME_VERSION, ChannelClosed, ChannelDelivery,

@@ -2,6 +2,8 @@
 //! and minting tokens from a host-supplied RNG ([`resolve_admission`],
 //! [`mint_transport_token`]); checking presented credentials in constant time and reading
 //! bearer headers ([`credential_matches`], [`admission_admits`], [`bearer_credential`]);
+//! the decision on a WebSocket upgrade request, before it completes, with the token read where
+//! the TypeScript transport reads it ([`admit_upgrade`], [`query_token`], [`subprotocol_token`]);
 //! access-token verdicts over claims the host verified cryptographically
 //! ([`AccessTokenRules`], [`SignedAccessTokenVerifier`]); and external events against their
 //! grant ([`ExternalEventGate`]).
@@ -19,6 +21,7 @@ mod access_token;
 mod credential;
 mod external_event;
 mod resolution;
+mod upgrade;
 
 pub use access_token::{
     AccessTokenAudience, AccessTokenClaims, AccessTokenRules, AccessTokenSignatureRefusal,
@@ -26,7 +29,14 @@ pub use access_token::{
 };
 pub use credential::{admission_admits, bearer_credential, credential_matches};
 pub use external_event::{DEFAULT_SPENT_TOKEN_CAPACITY, ExternalEventGate, GrantedExternalEvent};
-pub use resolution::{AdmissionResolutionError, mint_transport_token, resolve_admission};
+pub use resolution::{
+    AdmissionResolutionError, NoEntropySource, mint_transport_token, resolve_admission,
+    resolve_stated_admission,
+};
+pub use upgrade::{
+    UpgradeAccepted, UpgradeAllowList, UpgradeRefusal, UpgradeRequest, admit_upgrade, query_token,
+    subprotocol_token,
+};
 
 /// The `rand_core` crate whose [`TryCryptoRng`](rand_core::TryCryptoRng) minting takes,
 /// re-exported so a host names the very version this crate implements against.

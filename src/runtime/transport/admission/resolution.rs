@@ -30,7 +30,25 @@ pub fn resolve_admission<R: TryCryptoRng + ?Sized>(
     request: impl Into<TransportAdmissionConfig>,
     rng: &mut R,
 ) -> Result<TransportAdmission, AdmissionResolutionError<R::Error>> {
-    let config = request.into();
+    resolve(request.into(), || mint_transport_token(rng))
+}
+
+/// Resolves an admission the host stated in full (a token, or `open: true` with a reason) with
+/// no RNG at all, by the rules of [`resolve_admission`]. Where that function would mint, this
+/// one refuses with [`AdmissionResolutionError::Entropy`]`(`[`NoEntropySource`]`)`: call it on
+/// a host that has no entropy source, or that must never mint, and pass the token it was given.
+pub fn resolve_stated_admission(
+    request: impl Into<TransportAdmissionConfig>,
+) -> Result<TransportAdmission, AdmissionResolutionError<NoEntropySource>> {
+    resolve(request.into(), || Err(NoEntropySource))
+}
+
+/// The one resolution both entry points share; `mint` runs only when no token and no open
+/// admission was asked for.
+fn resolve<E>(
+    config: TransportAdmissionConfig,
+    mint: impl FnOnce() -> Result<TransportToken, E>,
+) -> Result<TransportAdmission, AdmissionResolutionError<E>> {
     let token = config.token.filter(|token| !token.is_empty());
     match (token, config.open == Some(true)) {
         (Some(_), true) => Err(AdmissionResolutionError::TokenAndOpen),
@@ -43,11 +61,21 @@ pub fn resolve_admission<R: TryCryptoRng + ?Sized>(
             .and_then(|reason| OpenReason::new(reason).ok())
             .map(|reason| TransportAdmission::Open { reason })
             .ok_or(AdmissionResolutionError::MissingOpenReason),
-        (None, false) => mint_transport_token(rng)
+        (None, false) => mint()
             .map(TransportAdmission::Token)
             .map_err(AdmissionResolutionError::Entropy),
     }
 }
+
+/// The error of [`resolve_stated_admission`] where a token would have to be minted: the request
+/// named no token and did not ask to run open, and there is no RNG to mint one with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[error(
+    "no token was given and no entropy source was supplied to mint one: pass the token, or \
+     resolve with an RNG (resolve_admission)"
+)]
+pub struct NoEntropySource;
 
 /// Why [`resolve_admission`] refused; `E` is the RNG's error. None of them holds the token.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
