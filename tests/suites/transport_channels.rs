@@ -784,6 +784,38 @@ cases! {
             assert_eq!(registry.close(text), Ok(vec![Err(not_object)]));
         }
 
+        fn a_lone_surrogate_from_the_typescript_peer_reads_as_the_replacement_character() {
+            // The exact frame the TypeScript side sends for a JS string holding a lone surrogate.
+            let header = "5242460102046564676500000000";
+            let body = r#"{"event":"text","payload":{"s":"lone \ud800 surrogate"}}"#;
+            let mut bytes = hex(header);
+            bytes.extend_from_slice(body.as_bytes());
+            let read = event("edge", 0, "text", r#"{"s":"lone \ufffd surrogate"}"#);
+            assert_eq!(decode_channel_frame(&bytes), Ok(read.clone()));
+            let mut registry = Registry::new();
+            let edge = registry.register(descriptor("edge", &["text"], None)).expect("registers");
+            assert_eq!(receive(&mut registry, bytes), Ok(delivered(&[read])));
+            let next = event("edge", 1, "text", "1");
+            assert_eq!(receive(&mut registry, wire(&next)), Ok(delivered(&[next])), "the channel moved on");
+            assert_eq!(registry.held(&edge), Ok(0));
+            // Back to the peer: U+FFFD as UTF-8 (EF BF BD), which its JSON.parse reads as U+FFFD.
+            let mut out = Vec::new();
+            let sent = registry.send_event_into(&edge, "text", &json(r#"{"s":"lone \ufffd surrogate"}"#), &mut out);
+            assert!(sent.is_ok(), "{sent:?}");
+            let mut expected = hex(header);
+            expected.extend_from_slice("{\"event\":\"text\",\"payload\":{\"s\":\"lone \u{FFFD} surrogate\"}}".as_bytes());
+            assert_eq!(to_hex(&out), to_hex(&expected));
+            // Pairs are kept, each lone unit replaced, and an escaped backslash is not an escape.
+            let mut bytes = hex("52424601020465646765000000ff");
+            bytes.extend_from_slice(br#"{"event":"text","payload":"\ud83d\ude00 \udc00\ud800 \\ud800"}"#);
+            let read = event("edge", 255, "text", r#""\ud83d\ude00 \ufffd\ufffd \\ud800""#);
+            assert_eq!(decode_channel_frame(&bytes), Ok(read));
+            // Text that is malformed for another reason stays refused.
+            let mut bytes = hex("52424601020465646765000000ff");
+            bytes.extend_from_slice(br#"{"event":"text","payload":"\ud800"#);
+            assert_eq!(decode_channel_frame(&bytes), Err(ChannelFrameError::MalformedJsonBody));
+        }
+
         fn frames_not_taken_stay_ready_for_the_next_delivery() {
             let mut registry = Registry::new();
             let c = registry.register(descriptor("c", &["e"], Some(true))).expect("registers");

@@ -252,14 +252,20 @@ pub(super) fn split_header(bytes: &[u8]) -> Result<RawHeader<'_>, ChannelFrameEr
 
 /// Parses an event body: a JSON object with a non-empty string `event`; a missing `payload`
 /// reads as `null` and other keys are ignored (as the reference does). Returns the event name
-/// and the payload.
+/// and the payload. A lone UTF-16 surrogate escape (`\ud800`, which JavaScript writes for a
+/// string holding one) reads as U+FFFD, as JavaScript's `TextEncoder` would make it; a pair
+/// reads as its character.
 ///
 /// # Errors
 /// [`ChannelFrameError::MalformedJsonBody`], [`EventBodyNotObject`](ChannelFrameError::EventBodyNotObject)
 /// or [`MissingEventName`](ChannelFrameError::MissingEventName).
 pub fn decode_event_body(body: &[u8]) -> Result<(String, Value), ChannelFrameError> {
-    let body: Value =
-        serde_json::from_slice(body).map_err(|_| ChannelFrameError::MalformedJsonBody)?;
+    let body: Value = serde_json::from_slice(body)
+        .or_else(|error| {
+            let repaired = super::lone_surrogates::replace_lone_surrogates(body).ok_or(error)?;
+            serde_json::from_slice(&repaired)
+        })
+        .map_err(|_| ChannelFrameError::MalformedJsonBody)?;
     let Value::Object(mut body) = body else {
         return Err(ChannelFrameError::EventBodyNotObject);
     };
