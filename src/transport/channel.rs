@@ -206,6 +206,58 @@ pub enum ChannelReceiveResult {
     },
 }
 
+/// The TypeScript WebSocket transport's answer to one refused inbound frame: the server message
+/// `{"type": "protocol_error", "message": "…"}`, sent instead of the `{ok: false, error}` form
+/// of [`ChannelReceiveResult`], with the same words.
+///
+/// Only a server sends it: the reference's server answers a `protocol_error` from a client
+/// with `Unknown message type: protocol_error`, so a client refuses frames silently or with its
+/// own diagnostics. Decoding refuses any other `type`; other members are ignored, as the
+/// reference ignores them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(from = "ProtocolErrorWire", into = "ProtocolErrorWire")
+)]
+#[non_exhaustive]
+pub struct ProtocolErrorMessage {
+    /// Why the frame was refused, in words.
+    pub message: String,
+}
+
+impl ProtocolErrorMessage {
+    /// The message for a refusal worded `message`.
+    #[must_use]
+    pub fn new(message: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+        }
+    }
+}
+
+/// The wire form of [`ProtocolErrorMessage`]: its one server-message kind, so the tag is checked.
+#[cfg(feature = "serde")]
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum ProtocolErrorWire {
+    ProtocolError { message: String },
+}
+
+#[cfg(feature = "serde")]
+impl From<ProtocolErrorWire> for ProtocolErrorMessage {
+    fn from(ProtocolErrorWire::ProtocolError { message }: ProtocolErrorWire) -> Self {
+        Self { message }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl From<ProtocolErrorMessage> for ProtocolErrorWire {
+    fn from(ProtocolErrorMessage { message }: ProtocolErrorMessage) -> Self {
+        Self::ProtocolError { message }
+    }
+}
+
 /// The wire form of [`ChannelReceiveResult`]: a boolean tag and the member it selects.
 #[cfg(feature = "serde")]
 #[derive(serde::Serialize, serde::Deserialize)]

@@ -67,7 +67,7 @@ pub use admission::{
 };
 pub use channel::{
     BinaryFrame, ChannelDescriptor, ChannelEventFrame, ChannelFrame, ChannelName,
-    ChannelReceiveResult, InvalidChannelName,
+    ChannelReceiveResult, InvalidChannelName, ProtocolErrorMessage,
 };
 pub use config::{
     DuplicateTransportName, TransportConfig, TransportConfigurationError,

@@ -19,7 +19,7 @@ use agent_interface::runtime::transport::{
 };
 use agent_interface::transport::{
     BinaryFrame, ChannelDescriptor, ChannelEventFrame, ChannelFrame, ChannelName,
-    ChannelReceiveResult,
+    ChannelReceiveResult, ProtocolErrorMessage,
 };
 
 use crate::support::{decode, golden, rejects, s, to_json};
@@ -775,6 +775,19 @@ cases! {
             assert_eq!(words, vec![s("Channel \"text\" did not declare event \"other\""), s("channel frame: malformed JSON body")]);
             let answer = items[1].as_ref().expect_err("refused").to_receive_result();
             assert_eq!(answer, ChannelReceiveResult::Refused { error: s("channel frame: malformed JSON body") });
+            // The same words in the TypeScript server's form, byte for byte, and back.
+            let protocol_error = items[1].as_ref().expect_err("refused").to_protocol_error();
+            let expected_text = r#"{"type":"protocol_error","message":"channel frame: malformed JSON body"}"#;
+            assert_eq!(serde_json::to_string(&protocol_error).expect("encodes"), expected_text);
+            assert_eq!(serde_json::from_str::<ProtocolErrorMessage>(expected_text).expect("decodes"), protocol_error);
+            assert_eq!(items[0].as_ref().expect_err("refused").to_protocol_error(), ProtocolErrorMessage::new(words[0].clone()));
+            for (other, needle) in [
+                (r#"{"type":"error","message":"x"}"#, "protocol_error"),
+                (r#"{"message":"x"}"#, "type"),
+                (r#"{"type":"protocol_error"}"#, "message"),
+            ] {
+                rejects::<ProtocolErrorMessage>(other, needle);
+            }
             assert_eq!(registry.held(&text), Ok(0));
             let next = event("text", 3, "msg", "3");
             assert_eq!(receive(&mut registry, wire(&next)), Ok(delivered(&[next])));

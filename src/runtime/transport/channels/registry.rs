@@ -11,7 +11,7 @@ use bytes::{Buf as _, Bytes};
 use crate::agent_core::Value;
 use crate::transport::{
     BinaryFrame, ChannelDescriptor, ChannelEventFrame, ChannelFrame, ChannelName,
-    ChannelReceiveResult,
+    ChannelReceiveResult, ProtocolErrorMessage,
 };
 
 use super::frame::{
@@ -159,6 +159,14 @@ impl ChannelRefusal {
             error: self.to_string(),
         }
     }
+
+    /// The answer in the TypeScript WebSocket server's form, `{type: "protocol_error", message}`,
+    /// with the same words as [`to_receive_result`](Self::to_receive_result). A server sends it;
+    /// a client does not (see [`ProtocolErrorMessage`]).
+    #[must_use]
+    pub fn to_protocol_error(&self) -> ProtocolErrorMessage {
+        ProtocolErrorMessage::new(self.to_string())
+    }
 }
 
 /// A frame whose event body could not be handed on when its turn came: its header was whole and
@@ -181,6 +189,12 @@ impl RefusedDelivery {
     #[must_use]
     pub fn to_receive_result(&self) -> ChannelReceiveResult {
         self.refusal.to_receive_result()
+    }
+
+    /// The answer in the TypeScript WebSocket server's form, `{type: "protocol_error", message}`.
+    #[must_use]
+    pub fn to_protocol_error(&self) -> ProtocolErrorMessage {
+        self.refusal.to_protocol_error()
     }
 }
 
