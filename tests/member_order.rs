@@ -44,3 +44,20 @@ fn a_stored_record_with_unsorted_members_round_trips_byte_for_byte() {
     let written = encode_session_record(&record).expect("encodes");
     assert_eq!(String::from_utf8(written).expect("UTF-8"), stored);
 }
+
+/// An event frame as the TypeScript peer sends it: members in no sorted order, numbers as
+/// JavaScript writes them (`9.9e+24`, `1e-7`, `0.000001`, `1e+21`), a nested object.
+#[test]
+fn a_peer_event_frame_re_encodes_byte_for_byte() {
+    use agent_interface::runtime::transport::{decode_channel_frame, encode_channel_frame};
+
+    let body = concat!(
+        r#"{"event":"text","payload":{"zeta":"last first","alpha":9.9e+24,"#,
+        r#""nested":{"y":[0.1,1e-7,0.000001,1e+21,-1.5,12,123456789012345680000],"b":{"k":true,"a":null}},"#,
+        r#""count":3,"neg":-0.25}}"#
+    );
+    let mut bytes = Vec::from(*b"RBF\x01\x02\x04edge\x00\x00\x00\x07");
+    bytes.extend_from_slice(body.as_bytes());
+    let frame = decode_channel_frame(&bytes).expect("the peer's frame decodes");
+    assert_eq!(encode_channel_frame(&frame), bytes);
+}

@@ -8,7 +8,6 @@
 
 use alloc::string::String;
 use alloc::vec::Vec;
-use core::fmt::{self, Write as _};
 
 use crate::agent_core::Value;
 use crate::transport::{BinaryFrame, ChannelEventFrame, ChannelFrame, ChannelName};
@@ -111,15 +110,15 @@ pub(super) fn encode_event(
     header(KIND_EVENT, channel, seq, 0, out);
     out.extend_from_slice(br#"{"event":"#);
     write_json_string(event, out);
-    // `ByteSink` never fails and serde_json's Display writes every `Value` whole, so the
-    // `fmt::Result` carries nothing.
-    let _ = write!(ByteSink(out), r#","payload":{payload}}}"#);
+    out.extend_from_slice(br#","payload":"#);
+    super::js_json::write_value(payload, out);
+    out.push(b'}');
 }
 
 /// Appends `text` as a JSON string exactly as serde_json writes one, without building a
 /// `Value`: `"` and `\` behind a backslash, the control characters as `\b \t \n \f \r` or
 /// `\u00xx` (lowercase hex), every other character as it is.
-fn write_json_string(text: &str, out: &mut Vec<u8>) {
+pub(super) fn write_json_string(text: &str, out: &mut Vec<u8>) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.push(b'"');
     let bytes = text.as_bytes();
@@ -147,16 +146,6 @@ fn write_json_string(text: &str, out: &mut Vec<u8>) {
     }
     out.extend_from_slice(bytes.get(plain..).unwrap_or_default());
     out.push(b'"');
-}
-
-/// Appends formatted text to a byte buffer; never fails.
-struct ByteSink<'a>(&'a mut Vec<u8>);
-
-impl fmt::Write for ByteSink<'_> {
-    fn write_str(&mut self, text: &str) -> fmt::Result {
-        self.0.extend_from_slice(text.as_bytes());
-        Ok(())
-    }
 }
 
 /// Appends the header, after reserving room for it and `body` more bytes.

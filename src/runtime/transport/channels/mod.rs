@@ -53,6 +53,7 @@
 //! * Closing a channel hands back the inbound frames it held ahead of a gap.
 
 mod frame;
+mod js_json;
 mod lone_surrogates;
 mod reassembler;
 mod registry;
