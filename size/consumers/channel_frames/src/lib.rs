@@ -8,8 +8,6 @@
 
 extern crate alloc;
 
-use alloc::string::String;
-use alloc::vec;
 use alloc::vec::Vec;
 
 use agent_interface::agent_core::Value;
@@ -25,11 +23,7 @@ pub fn run(input: &[u8]) -> u32 {
     let Ok(name) = ChannelName::new("chat") else {
         return u32::MAX;
     };
-    let descriptor = ChannelDescriptor {
-        name,
-        events: vec![String::from("delta"), String::from("done")],
-        binary: Some(true),
-    };
+    let descriptor = ChannelDescriptor::new(name, ["delta", "done"]).with_binary(true);
     let Ok(channel) = registry.register(descriptor) else {
         return u32::MAX - 1;
     };
