@@ -769,7 +769,14 @@ cases! {
             assert_eq!(read("/ws", Some(" , agent")), None, "an empty first protocol");
             assert_eq!(read("/ws", None), None);
             assert_eq!(query_token("/ws?a=1"), None);
+            assert_eq!(query_token(""), None, "an empty request-target");
+            assert_eq!(query_token("?token=abc").as_deref(), Some("abc"), "a target that is only a query");
+            assert_eq!(query_token("/ws?&&token=abc&").as_deref(), Some("abc"), "empty pairs are skipped");
+            assert_eq!(query_token("/ws?token=%").as_deref(), Some("%"), "a lone percent sign");
             assert_eq!(subprotocol_token(""), None);
+            assert_eq!(subprotocol_token(",,,"), None, "only commas");
+            assert_eq!(subprotocol_token(" \t , tok"), None, "blank first protocol");
+            assert_eq!(read("", Some(",,")), None, "empty target, only commas");
             // `Authorization: Bearer` is not where the peer looks, and not read here either.
             assert_eq!(bearer_credential("Bearer tok-1"), Some("tok-1"));
         }
@@ -784,6 +791,9 @@ cases! {
             assert_eq!((host, host.status(), format!("{host}")), (UpgradeRefusal::ForbiddenHost, 403, s("Forbidden host")));
             assert_eq!(refused(UpgradeRequest::new("/ws?token=tok-1")), UpgradeRefusal::ForbiddenHost, "no Host");
             assert_eq!(refused(UpgradeRequest::new("/ws?token=tok-1").host("[::1")), UpgradeRefusal::ForbiddenHost);
+            assert_eq!(refused(UpgradeRequest::new("/ws?token=tok-1").host("")), UpgradeRefusal::ForbiddenHost, "an empty Host");
+            assert_eq!(refused(UpgradeRequest::new("/ws?token=tok-1").host(":7070")), UpgradeRefusal::ForbiddenHost, "a port alone");
+            assert_eq!(refused(UpgradeRequest::new("").host("localhost")), UpgradeRefusal::Unauthorized, "an empty target has no token");
             let origin = refused(ok.origin("https://evil.example"));
             assert_eq!((origin, origin.status(), format!("{origin}")), (UpgradeRefusal::ForbiddenOrigin, 403, s("Forbidden origin")));
             for bad in ["null", "", "localhost", "://localhost", "1http://localhost"] {
@@ -827,6 +837,8 @@ cases! {
             assert_eq!(answer("/ws?token=tok-1", "agent.v1"), Ok(Some(s("agent.v1"))));
             assert_eq!(answer("/ws?token=tok-1", "tok-1"), Ok(None), "the token is not echoed wherever it came from");
             assert_eq!(answer("/ws", "tok-2, agent.v1"), Err(UpgradeRefusal::Unauthorized));
+            assert_eq!(answer("/ws?token=tok-1", ",,,"), Ok(None), "only commas: no subprotocol to answer");
+            assert_eq!(answer("/ws", ",,,"), Err(UpgradeRefusal::Unauthorized));
             let refusal = UpgradeRefusal::Unauthorized;
             assert!(!format!("{refusal} {refusal:?}").contains("tok-"));
         }

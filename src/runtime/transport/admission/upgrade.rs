@@ -4,8 +4,6 @@
 //! `Sec-WebSocket-Protocol` value).
 
 use alloc::borrow::Cow;
-use alloc::string::String;
-use alloc::vec::Vec;
 
 use super::credential::admission_admits;
 use crate::transport::TransportAdmission;
@@ -213,18 +211,16 @@ pub fn admit_upgrade<'a>(
 }
 
 /// The first `token` parameter of `target`'s query, decoded as a URL query is
-/// (`application/x-www-form-urlencoded`: `+` is a space, `%XX` a byte, a malformed escape kept
-/// as written, bytes that are not UTF-8 replaced by U+FFFD). `None` when there is no query, no
-/// `token` parameter, or the first one is empty.
+/// (`application/x-www-form-urlencoded`, by [`form_urlencoded`]: `+` is a space, `%XX` a byte, a
+/// malformed escape kept as written, bytes that are not UTF-8 replaced by U+FFFD). `None` when
+/// there is no query, no `token` parameter, or the first one is empty.
 #[must_use]
 pub fn query_token(target: &str) -> Option<Cow<'_, str>> {
     let target = target.split_once('#').map_or(target, |(target, _)| target);
     let query = target.split_once('?')?.1;
-    query
-        .split('&')
-        .map(|pair| pair.split_once('=').unwrap_or((pair, "")))
-        .find(|(name, _)| form_decode(name) == "token")
-        .map(|(_, value)| form_decode(value))
+    form_urlencoded::parse(query.as_bytes())
+        .find(|(name, _)| name == "token")
+        .map(|(_, value)| value)
         .filter(|value| !value.is_empty())
 }
 
@@ -237,46 +233,6 @@ pub fn subprotocol_token(header: &str) -> Option<&str> {
         .next()
         .map(str::trim)
         .filter(|token| !token.is_empty())
-}
-
-/// One form-encoded component decoded; borrowed when it holds no escape.
-fn form_decode(component: &str) -> Cow<'_, str> {
-    if !component.contains(['+', '%']) {
-        return Cow::Borrowed(component);
-    }
-    let bytes = component.as_bytes();
-    let mut decoded = Vec::with_capacity(bytes.len());
-    let mut at = 0;
-    while let Some(&byte) = bytes.get(at) {
-        let escaped = (byte == b'%')
-            .then(|| bytes.get(at + 1..at + 3))
-            .flatten()
-            .and_then(|hex| Some(hex_value(hex[0])? << 4 | hex_value(hex[1])?));
-        match (byte, escaped) {
-            (_, Some(value)) => {
-                decoded.push(value);
-                at += 3;
-            }
-            (b'+', None) => {
-                decoded.push(b' ');
-                at += 1;
-            }
-            (other, None) => {
-                decoded.push(other);
-                at += 1;
-            }
-        }
-    }
-    Cow::Owned(String::from_utf8_lossy(&decoded).into_owned())
-}
-
-const fn hex_value(digit: u8) -> Option<u8> {
-    match digit {
-        b'0'..=b'9' => Some(digit - b'0'),
-        b'a'..=b'f' => Some(digit - b'a' + 10),
-        b'A'..=b'F' => Some(digit - b'A' + 10),
-        _ => None,
-    }
 }
 
 /// A `Host` value without its port: `[::1]:7070` is `[::1]`, `localhost:7070` is `localhost`.
