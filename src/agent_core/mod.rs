@@ -23,6 +23,7 @@
 //! # Example
 //!
 //! ```
+//! # #[cfg(feature = "serde")] { // the JSON readers need `serde`
 //! use agent_interface::agent_core::{ToolCall, UniversalMessage, from_json_str};
 //!
 //! let text = r#"{"role": "user", "id": "m1", "timestamp": "2026-05-01T12:00:00.000Z",
@@ -33,6 +34,7 @@
 //! let call = r#"{"id": "c1", "type": "function", "function": {"name": "ls", "arguments": 7}}"#;
 //! let bad = from_json_str::<ToolCall>(call).unwrap_err();
 //! assert_eq!(bad.path(), "function.arguments");
+//! # }
 //! ```
 //!
 //! Decisions where the contract was silent: `docs/decisions/agent-core.md`.

@@ -341,6 +341,86 @@ cases! {
             assert_eq!((runs.wakes(), aborted.wakes(), replaced.wakes()), (1, 1, 1));
         }
 
+        fn next_turn_waits_without_spinning_and_is_woken_when_a_turn_can_start() {
+            let queue: Queue<4> = TurnQueue::new();
+            let (runner, runner_waker) = Counter::waker();
+            let mut next = core::pin::pin!(queue.next_turn());
+            let mut poll = |waker: &Waker| next.as_mut().poll(&mut Context::from_waker(waker));
+            assert!(poll(&runner_waker).is_pending(), "nothing pending");
+            assert_eq!(runner.wakes(), 0);
+            let _ticket = queue.submit(5, "owner").unwrap();
+            assert_eq!(runner.wakes(), 1, "a queued submission wakes the runner");
+            let turn = match poll(&runner_waker) {
+                Poll::Ready(Some(turn)) => turn,
+                other => panic!("expected a turn, got {:?}", other.map(|t| t.map(|t| t.input))),
+            };
+            assert_eq!((turn.input, queue.running()), (5, Some(turn.id)));
+
+            // While a turn runs, the next one waits even with submissions pending.
+            let mut after = core::pin::pin!(queue.next_turn());
+            let mut poll = |waker: &Waker| after.as_mut().poll(&mut Context::from_waker(waker));
+            let _second = queue.submit(6, "phone").unwrap();
+            let (runner, runner_waker) = Counter::waker();
+            assert!(poll(&runner_waker).is_pending(), "a turn is running");
+            let _coalesced = queue.submit(7, "phone").unwrap();
+            assert_eq!(runner.wakes(), 0, "coalescing queues nothing new");
+            queue.finish(turn.id, 0).unwrap();
+            assert_eq!(runner.wakes(), 1, "finishing the running turn wakes the runner");
+            assert!(matches!(poll(&runner_waker), Poll::Ready(Some(Started { input: 7, .. }))));
+        }
+
+        fn next_turn_ends_with_none_once_shut_down_and_nothing_runs() {
+            let queue: Queue<4> = TurnQueue::new();
+            let (runner, runner_waker) = Counter::waker();
+            let mut ticket = queue.submit(1, "owner").unwrap();
+            let turn = queue.start().unwrap();
+            let mut next = core::pin::pin!(queue.next_turn());
+            let mut poll = |waker: &Waker| next.as_mut().poll(&mut Context::from_waker(waker));
+            assert!(poll(&runner_waker).is_pending());
+            queue.shutdown();
+            assert_eq!(runner.wakes(), 1, "shutting down wakes the runner");
+            assert!(poll(&runner_waker).is_pending(), "the running turn still has to end");
+            queue.abort(turn.id, 3).unwrap();
+            assert_eq!(runner.wakes(), 2);
+            assert!(matches!(poll(&runner_waker), Poll::Ready(None)));
+            assert_eq!(ticket.try_settled(), Some(Settled::Interrupted(3)));
+            // A second runner replaces the first one's registration and wakes it.
+            let queue: Queue<4> = TurnQueue::new();
+            let (first, first_waker) = Counter::waker();
+            let (second, second_waker) = Counter::waker();
+            let mut a = core::pin::pin!(queue.next_turn());
+            let mut b = core::pin::pin!(queue.next_turn());
+            assert!(a.as_mut().poll(&mut Context::from_waker(&first_waker)).is_pending());
+            assert!(b.as_mut().poll(&mut Context::from_waker(&second_waker)).is_pending());
+            assert_eq!((first.wakes(), second.wakes()), (1, 0));
+        }
+
+        fn a_runner_loop_takes_every_turn_in_order_then_ends() {
+            let queue: Queue<4> = TurnQueue::new();
+            let runner = async {
+                let mut ran = Vec::new();
+                while let Some(turn) = queue.next_turn().await {
+                    embassy_futures::yield_now().await;
+                    ran.push(turn.input);
+                    queue.finish(turn.id, turn.input * 10).unwrap();
+                }
+                ran
+            };
+            let drivers = async {
+                let mut settled = Vec::new();
+                for input in 1..=3 {
+                    let ticket = queue.submit(input, if input % 2 == 0 { "phone" } else { "owner" }).unwrap();
+                    settled.push(ticket.await);
+                    embassy_futures::yield_now().await;
+                }
+                queue.shutdown();
+                settled
+            };
+            let (ran, settled) = embassy_futures::block_on(embassy_futures::join::join(runner, drivers));
+            assert_eq!(ran, vec![1, 2, 3]);
+            assert_eq!(settled, vec![Settled::Complete(10), Settled::Complete(20), Settled::Complete(30)]);
+        }
+
         fn block_on_awaits_a_ticket_settled_by_another_future() {
             let queue: Queue<4> = TurnQueue::new();
             let mut ticket = queue.submit(6, "owner").unwrap();

@@ -12,7 +12,9 @@
 //!   await. A new input from the driver of the newest pending one replaces it (that one settles
 //!   `coalesced`); with `N` pending it settles `dropped` and
 //!   [`TurnTicket::take_dropped_input`] hands the input back.
-//! - The host's runner: [`start`](TurnQueue::start) takes the oldest pending submission, then
+//! - The host's runner: [`next_turn`](TurnQueue::next_turn) awaits the next turn (no spinning;
+//!   `None` once shut down), or [`start`](TurnQueue::start) takes the oldest pending submission
+//!   at once; then
 //!   [`finish`](TurnQueue::finish) ([`Settled::Complete`]) or [`abort`](TurnQueue::abort)
 //!   ([`Settled::Interrupted`], partial result for local history only) names its id.
 //! - [`clear`](TurnQueue::clear) settles every pending submission `cancelled` and reports the
@@ -34,12 +36,23 @@
 //! - **No panics on misuse, no unsafe code, no `Send` bound**: typed refusals [`ShutDown`],
 //!   [`NotStarted`], [`NotRunning`].
 //!
+//! # Which mutex: threads, interrupts and `critical-section`
+//!
+//! The mutex types are re-exported here, so a host needs no direct embassy-sync dependency:
+//! - [`NoopRawMutex`]: one executor, one thread (a browser tab, a single-threaded tokio
+//!   runtime, one embassy executor). The queue is then `!Sync`.
+//! - [`CriticalSectionRawMutex`]: shared across threads or with interrupts (`Send + Sync` when
+//!   `T`, `R` and `D` are `Send`). It needs a `critical-section` implementation linked into the
+//!   final binary, or linking fails with `undefined symbol: _critical_section_1_0_acquire`: on a
+//!   std host add `critical-section = { version = "1", features = ["std"] }` to the host's
+//!   dependencies; on a single-core Cortex-M, `cortex-m`'s `critical-section-single-core`
+//!   feature; on other targets, the HAL's implementation.
+//!
 //! # Example
 //!
 //! ```
-//! use agent_interface::runtime::turn_queue::{Settled, TurnQueue};
+//! use agent_interface::runtime::turn_queue::{NoopRawMutex, Settled, TurnQueue};
 //! use agent_interface::session::TurnNotRunReason::{Cancelled, Coalesced};
-//! use embassy_sync::blocking_mutex::raw::NoopRawMutex;
 //!
 //! // Inputs are texts, results lengths, drivers names; two may wait.
 //! let queue: TurnQueue<NoopRawMutex, &str, usize, &str, 2> = TurnQueue::new();
@@ -70,6 +83,7 @@ mod ticket;
 mod turn_id;
 
 pub use cleared::Cleared;
+pub use embassy_sync::blocking_mutex::raw::{CriticalSectionRawMutex, NoopRawMutex, RawMutex};
 pub use outcome::{NotRun, Settled, Started};
 pub use queue::{REFERENCE_DEPTH, TurnQueue};
 pub use refusal::{NotRunning, NotStarted, ShutDown};

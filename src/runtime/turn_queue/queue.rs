@@ -103,7 +103,13 @@ impl<M: RawMutex, T, R, D, const N: usize> TurnQueue<M, T, R, D, N> {
     where
         D: PartialEq,
     {
-        match self.with(|state| state.admit(input, driver)) {
+        let (admission, runner) = self.with(|state| {
+            let admission = state.admit(input, driver);
+            let queued = matches!(admission, Admission::Queued { .. });
+            (admission, queued.then(|| state.take_runner()).flatten())
+        });
+        wake(runner);
+        match admission {
             Admission::Refused { input, driver } => {
                 drop(driver);
                 Err(ShutDown(input))
@@ -142,6 +148,25 @@ impl<M: RawMutex, T, R, D, const N: usize> TurnQueue<M, T, R, D, N> {
         self.with(State::start)
     }
 
+    /// Waits for the next turn to run, for a runner task: resolves with it as soon as one is
+    /// pending and nothing runs (as [`start`](Self::start) would take it), or with `None` once
+    /// the queue is shut down and nothing runs, so a runner loop ends. No spinning: while a turn
+    /// runs or nothing is pending, the runner's waker is registered and woken by the
+    /// [`submit`](Self::submit) that queues, the [`finish`](Self::finish) or
+    /// [`abort`](Self::abort) that ends the running turn, or [`shutdown`](Self::shutdown).
+    ///
+    /// One runner per queue: a second task awaiting it replaces (and wakes) the first one's
+    /// registration, so two runners would take turns polling. Cancel-safe: dropping the future
+    /// before it resolves takes nothing.
+    pub async fn next_turn(&self) -> Option<Started<T, D>> {
+        core::future::poll_fn(|cx| {
+            let (poll, replaced) = self.with(|state| state.poll_start(cx.waker()));
+            wake(replaced);
+            poll
+        })
+        .await
+    }
+
     /// The running turn `id` ran to the end: its ticket settles
     /// [`Settled::Complete`](super::Settled::Complete) with `result`. O(1); allocates nothing.
     ///
@@ -149,8 +174,12 @@ impl<M: RawMutex, T, R, D, const N: usize> TurnQueue<M, T, R, D, N> {
     ///
     /// [`NotRunning`] with the result when `id` is not the running turn; nothing settles.
     pub fn finish(&self, id: TurnId, result: R) -> Result<(), NotRunning<R>> {
-        let settle = self.with(|state| state.end(id, result, false))?;
+        let (settle, runner) = self.with(|state| {
+            let settle = state.end(id, result, false)?;
+            Ok::<_, NotRunning<R>>((settle, state.take_runner()))
+        })?;
         Self::carry_out(settle);
+        wake(runner);
         Ok(())
     }
 
@@ -163,8 +192,12 @@ impl<M: RawMutex, T, R, D, const N: usize> TurnQueue<M, T, R, D, N> {
     ///
     /// [`NotRunning`] with the partial result when `id` is not the running turn; nothing settles.
     pub fn abort(&self, id: TurnId, partial: R) -> Result<(), NotRunning<R>> {
-        let settle = self.with(|state| state.end(id, partial, true))?;
+        let (settle, runner) = self.with(|state| {
+            let settle = state.end(id, partial, true)?;
+            Ok::<_, NotRunning<R>>((settle, state.take_runner()))
+        })?;
         Self::carry_out(settle);
+        wake(runner);
         Ok(())
     }
 
@@ -207,7 +240,7 @@ impl<M: RawMutex, T, R, D, const N: usize> TurnQueue<M, T, R, D, N> {
         // Taken out under one lock, so no submission slips in between; woken, compared and
         // dropped after it.
         let mut taken = Vec::<(T, D, Option<Waker>), N>::new();
-        self.with(|state| {
+        let runner = self.with(|state| {
             if close {
                 state.close();
             }
@@ -215,7 +248,10 @@ impl<M: RawMutex, T, R, D, const N: usize> TurnQueue<M, T, R, D, N> {
             while let Some(entry) = state.cancel_oldest() {
                 let _ = taken.push(entry);
             }
+            // A shut-down queue ends the runner's wait once nothing runs.
+            close.then(|| state.take_runner()).flatten()
         });
+        wake(runner);
         let mut cleared = Cleared::new();
         for (input, driver, wake) in taken {
             if let Some(waker) = wake {
@@ -237,6 +273,13 @@ impl<M: RawMutex, T, R, D, const N: usize> TurnQueue<M, T, R, D, N> {
         let settle = self.with(|state| state.forget(slot, id));
         // The waker belonged to the dropped ticket: dropped, not woken.
         drop(settle);
+    }
+}
+
+/// Wakes `waker`, if any: called after the lock is released.
+fn wake(waker: Option<Waker>) {
+    if let Some(waker) = waker {
+        waker.wake();
     }
 }
 

@@ -3,7 +3,7 @@
 //! when a ticket registers), and hands every value it displaces (inputs, results, drivers,
 //! wakers) back to the caller, which drops or wakes it after the lock is released.
 
-use core::task::Waker;
+use core::task::{Poll, Waker};
 
 use crate::session::TurnNotRunReason;
 
@@ -27,6 +27,8 @@ pub(super) struct State<T, R, D, const N: usize> {
     pending: Pending<T, D, N>,
     running: Option<Running>,
     slots: Slots<R, N>,
+    /// The task awaiting [`next_turn`](super::TurnQueue::next_turn), woken when a turn may start.
+    runner: Option<Waker>,
 }
 
 /// What became of a submission.
@@ -83,6 +85,7 @@ impl<T, R, D, const N: usize> State<T, R, D, N> {
             pending: Pending::new(),
             running: None,
             slots: Slots::new(),
+            runner: None,
         }
     }
 
@@ -186,6 +189,27 @@ impl<T, R, D, const N: usize> State<T, R, D, N> {
             None if self.open => Err(NotStarted::Empty),
             None => Err(NotStarted::ShutDown),
         }
+    }
+
+    /// The runner's poll: [`start`](Self::start), except that while nothing can start (a turn
+    /// runs, or nothing is pending) `waker` is registered as the runner's and the waker it
+    /// replaced is handed back. `Ready(None)` once shut down with nothing running.
+    pub(super) fn poll_start(
+        &mut self,
+        waker: &Waker,
+    ) -> (Poll<Option<Started<T, D>>>, Option<Waker>) {
+        match self.start() {
+            Ok(started) => (Poll::Ready(Some(started)), None),
+            Err(NotStarted::ShutDown) => (Poll::Ready(None), None),
+            Err(NotStarted::Empty | NotStarted::Running(_)) => {
+                (Poll::Pending, register(&mut self.runner, waker))
+            }
+        }
+    }
+
+    /// The waiting runner's waker, taken: a turn may be able to start now.
+    pub(super) const fn take_runner(&mut self) -> Option<Waker> {
+        self.runner.take()
     }
 
     /// The running turn `id` ends with `result` (`interrupted` for an abort).
