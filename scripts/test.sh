@@ -54,7 +54,7 @@ step "clippy: thumbv7em with full,defmt"
 cargo clippy --target thumbv7em-none-eabihf --no-default-features --features full,defmt -- -D warnings
 
 step "clippy: firmware"
-(cd firmware && cargo clippy --release --tests -- -D warnings)
+(cd firmware && cargo clippy --release --tests --examples -- -D warnings)
 
 step "rustdoc -D warnings"
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --all-features
@@ -147,6 +147,14 @@ AN385="timeout 120 qemu-system-arm -cpu cortex-m3 -machine mps2-an385 -nographic
 
 step "firmware tests on the large Cortex-M3 board (mps2-an385: 1 MiB flash, 256 KiB SRAM budget)"
 (cd firmware && CARGO_TARGET_THUMBV7M_NONE_EABI_RUNNER="$AN385" cargo test --release --features mps2-an385 "${LARGE_TESTS[@]}")
+
+step "firmware example: the turn queue and channel framing on an embassy executor under QEMU"
+(
+    cd firmware
+    cargo run --quiet --release --example co_drive
+    arm-none-eabi-size -A target/thumbv7m-none-eabi/release/examples/co_drive |
+        awk '$1==".text"{t=$2} $1==".rodata"{r=$2} END{printf "co_drive example: .text %d  .rodata %d  (%d of the LM3S6965 256 KiB)\n", t, r, t+r}'
+)
 
 step "firmware image sizes (thumbv7m-none-eabi, release, opt-level z, lto)"
 image_sizes() {
