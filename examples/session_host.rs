@@ -20,6 +20,10 @@
 //! 8. A narrowed per-session rule set refuses a loosening write by a non-operator.
 //! 9. A crashed turn's orphan tool calls are reconciled on wake, never re-run.
 //!
+//! Shorter examples, one task each: `store_round_trip` (records in a directory, claims and a
+//! damaged record), `co_drive_threads` (the turn queue on threads), `ws_carrier` (a tokio host
+//! over a real WebSocket), `firmware/examples/co_drive.rs` and `browser/`.
+//!
 //! Run it with `cargo run --example session_host --features full`.
 
 use agent_interface::agent_core::{
@@ -66,8 +70,7 @@ use agent_interface::runtime::transport::{
 use agent_interface::runtime::turn_queue::{Settled, TurnQueue};
 use agent_interface::session::{
     ContentProvenance, InteractiveSessionRecord, InteractiveSessionStore, LoadPurpose, SaveOutcome,
-    SavePurpose, SaveRefusal, SessionLoadOutcome, SessionRecordDecodeIssue,
-    SessionRecordDecodeOutcome,
+    SavePurpose, SessionRecordDecodeIssue, SessionRecordDecodeOutcome,
 };
 use agent_interface::session_mobility::{
     AssembleOutcome, HandoffAssembler, HandoffCarrier, HandoffChunkFrame, HandoffDestination,
@@ -101,7 +104,6 @@ fn main() -> Result<(), serde_json::Error> {
     reconcile_on_wake()?;
     // The stores write to a directory of their own, removed at the end.
     let dir = std::env::temp_dir().join(format!("session-host-{}", std::process::id()));
-    file_store(&dir);
     sealed_locked_record(&dir);
     session_cache(&dir);
     std::fs::remove_dir_all(&dir).expect("the example's directory goes");
@@ -978,77 +980,7 @@ fn reconcile_on_wake() -> Result<(), serde_json::Error> {
     Ok(())
 }
 
-/// Section 12: session records persisted to a directory. A resume read claims the id, a second
-/// process over the same directory is refused until the first releases it, and a damaged record
-/// is reported (with its workspace, read best-effort) and never written over.
-fn file_store(dir: &std::path::Path) {
-    println!("== session records in a directory");
-    // A writer id names something the host can check after a crash (here: this process), so
-    // it can tell a dead writer's marker and recover it (`recover_writer`).
-    let writer = |name: &str| {
-        WriterId::new(format!("{name}:{}", std::process::id())).expect("short, no control chars")
-    };
-    let open = || FileMedium::open(dir).expect("the directory opens (created when missing)");
-    let first = FileRecordStore::new(open(), Unsealed, writer("first"));
-    // The port's calls take the contract's text ids; the store's own members take a `RecordId`,
-    // checked once where it is made (an id that could leave the directory never becomes one).
-    let id = RecordId::new("demo-1").expect("a valid record id");
-    assert!(RecordId::new("../demo-1").is_err());
-    let record = InteractiveSessionRecord::new(
-        "demo-1",
-        "/work/demo",
-        "2026-01-01T00:00:00.000Z",
-        "2026-01-01T00:00:00.000Z",
-    );
-
-    // The resume read claims the id (a marker beside the record), then the session saves.
-    let fresh = block_on(first.load("demo-1", LoadPurpose::Resume)).expect("the disk answers");
-    assert_eq!(fresh, SessionLoadOutcome::Missing);
-    let saved = block_on(first.save(&record, SavePurpose::Run, ContentProvenance::Session));
-    assert_eq!(saved.expect("the disk answers"), SaveOutcome::Saved);
-
-    // Another process over the same directory never opens a second writer...
-    let second = FileRecordStore::new(open(), Unsealed, writer("second"));
-    let refused = block_on(second.load("demo-1", LoadPurpose::Resume));
-    println!(
-        "while the first store holds it: {}",
-        refused.expect_err("has a writer")
-    );
-    // ...until the first lets go; then it resumes what the first wrote.
-    block_on(first.release(&id)).expect("the disk answers");
-    drop(first);
-    let resumed = block_on(second.load("demo-1", LoadPurpose::Resume)).expect("the disk answers");
-    assert_eq!(resumed.record(), Some(&record));
-    println!("resumed {} in {}", record.id, resumed.cwd().unwrap_or("?"));
-
-    // A record cut short (a copy that broke, a disk that filled): reported corrupt, with the
-    // workspace read best-effort, and never written over by a writer.
-    let damaged = dir.join("demo-2.json");
-    let bytes = br#"{"schemaVersion":1,"record":{"id":"demo-2","cwd":"/work/other","crea"#;
-    std::fs::write(&damaged, bytes).expect("plants a damaged record");
-    let outcome = block_on(second.load("demo-2", LoadPurpose::Probe)).expect("the disk answers");
-    println!(
-        "demo-2 is {} (workspace {:?}): {:?}",
-        outcome.status(),
-        outcome.cwd(),
-        outcome.issues()
-    );
-    assert!(!outcome.permits_overwrite() && !outcome.permits_recovery());
-    let mut over = record.clone();
-    over.id = "demo-2".into();
-    let refused = block_on(second.save(&over, SavePurpose::Run, ContentProvenance::Session));
-    assert_eq!(
-        refused.expect("the disk answers"),
-        SaveOutcome::Refused {
-            reason: SaveRefusal::Unreadable
-        }
-    );
-    assert_eq!(std::fs::read(&damaged).expect("still there"), bytes);
-    println!("demo-2's bytes are unchanged");
-    block_on(second.release(&id)).expect("the disk answers");
-}
-
-/// Section 12, continued: a sealed record that no key in this process opens is reported
+/// Section 12: a sealed record that no key in this process opens is reported
 /// `locked` with its reason, counted apart in a listing, and left intact.
 fn sealed_locked_record(dir: &std::path::Path) {
     println!("== a sealed record this process cannot open");

@@ -45,6 +45,7 @@ command -v cargo-hack >/dev/null || cargo install cargo-hack --version 0.6.46 --
 step "fmt"
 cargo fmt --all --check
 (cd firmware && cargo fmt --check)
+(cd browser && cargo fmt --check)
 (cd size && cargo fmt --check)
 
 step "clippy: host, all features, all targets"
@@ -128,9 +129,16 @@ bash scripts/postgres.sh
 step "main example"
 cargo run --quiet --example session_host --features full,record-store-fs >/dev/null
 
+step "examples on std: a store round trip, the co-drive queue on threads"
+cargo run --quiet --example store_round_trip --no-default-features --features record-store-fs
+cargo run --quiet --example co_drive_threads --no-default-features --features turn-queue
+
 # ---------------------------------------------------------------- wasm32
 step "tests on wasm32-wasip1 under node's WASI (runner in .cargo/config.toml)"
 cargo wasi-test
+
+step "browser example: the crate through wasm-bindgen in headless Chromium (scripts/browser.sh)"
+bash scripts/browser.sh
 
 # ---------------------------------------------------------------- firmware
 step "firmware tests on a Cortex-M3 (lm3s6965evb: 256 KiB flash, 64 KiB SRAM) under QEMU"
@@ -181,13 +189,13 @@ step "fuzz smoke: every target builds, replays its reproducers, then runs 10 s (
 bash scripts/fuzz.sh 10
 
 step "package: no repository-only files, and a publish dry-run that builds the full feature set"
-if cargo package --list --allow-dirty | grep -E '^(firmware|backends|fuzz|scripts|tools|size|\.cargo|\.ci)/'; then
+if cargo package --list --allow-dirty | grep -E '^(firmware|browser|backends|fuzz|scripts|tools|size|\.cargo|\.ci)/'; then
     echo "repository-only files are in the package" >&2
     exit 1
 fi
 cargo publish --dry-run --allow-dirty --no-default-features --features full
 
 step "disk used by the build directories"
-du -sh target firmware/target size/target fuzz/target 2>/dev/null || true
+du -sh target firmware/target browser/target size/target fuzz/target 2>/dev/null || true
 
 step "all checks passed in $((SECONDS - START))s"

@@ -1,0 +1,83 @@
+//! The crate in a web page, through wasm-bindgen: the page hands in a stored session record and
+//! channel frames as they arrived (shuffled), and reads back what the crate made of them. Every
+//! answer is JSON text in the crate's wire forms, so the page needs no glue of its own.
+#![forbid(unsafe_code)]
+
+use agent_interface::agent_core::Value;
+use agent_interface::runtime::record_codec::decode_session_record;
+use agent_interface::runtime::transport::{DeliveredBody, PayloadChannel, PayloadChannelRegistry};
+use agent_interface::transport::{ChannelDescriptor, ChannelName};
+use wasm_bindgen::prelude::*;
+
+/// Frames a channel holds ahead of a gap.
+const PENDING: usize = 16;
+
+/// Decodes a stored session record (`{"schemaVersion", "record"}` bytes) stored under `id`, and
+/// answers the decode outcome as JSON: `{"status": "valid", "record": …}`, `corrupt` with its
+/// located issues, or `unsupported`. Never throws.
+#[wasm_bindgen]
+pub fn decode_record(bytes: &[u8], id: &str) -> String {
+    let outcome = decode_session_record(bytes, id);
+    serde_json::to_string(&outcome).unwrap_or_else(|error| format!("{{\"error\":\"{error}\"}}"))
+}
+
+fn descriptor(name: &str, event: &str) -> Result<ChannelDescriptor, JsError> {
+    let name = ChannelName::new(name).map_err(|error| JsError::new(&error.to_string()))?;
+    Ok(ChannelDescriptor::new(name, [event]))
+}
+
+/// One payload channel end, sending or receiving, as a page holds it.
+#[wasm_bindgen]
+pub struct ChannelEnd {
+    registry: PayloadChannelRegistry<PENDING>,
+    channel: PayloadChannel,
+    event: String,
+}
+
+#[wasm_bindgen]
+impl ChannelEnd {
+    /// A channel named `name` that declares the one event `event`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(name: &str, event: &str) -> Result<ChannelEnd, JsError> {
+        let mut registry = PayloadChannelRegistry::new();
+        let channel = registry
+            .register(descriptor(name, event)?)
+            .map_err(|error| JsError::new(&error.to_string()))?;
+        Ok(Self {
+            registry,
+            channel,
+            event: event.into(),
+        })
+    }
+
+    /// The frame carrying `text` as the event's payload, with the channel's next seq.
+    pub fn send(&mut self, text: &str) -> Result<Vec<u8>, JsError> {
+        let payload = Value::String(text.into());
+        self.registry
+            .send_event(&self.channel, &self.event, &payload)
+            .map_err(|error| JsError::new(&error.to_string()))
+    }
+
+    /// Takes one inbound frame and answers, as a JSON array, the payloads now deliverable in
+    /// sequence order (`[]` while it waits for an earlier frame). A refused frame throws with
+    /// the crate's words.
+    pub fn receive(&mut self, frame: Vec<u8>) -> Result<String, JsError> {
+        let delivery = self
+            .registry
+            .receive(frame)
+            .map_err(|error| JsError::new(&error.to_string()))?;
+        let mut delivered = Vec::new();
+        for item in delivery {
+            match item.map_err(|error| JsError::new(&error.to_string()))?.body {
+                DeliveredBody::Event { payload, .. } => delivered.push(payload),
+                DeliveredBody::Binary(bytes) => delivered.push(Value::from(bytes.len())),
+            }
+        }
+        serde_json::to_string(&delivered).map_err(|error| JsError::new(&error.to_string()))
+    }
+
+    /// How many frames wait ahead of a gap.
+    pub fn held(&self) -> usize {
+        self.registry.held(&self.channel).unwrap_or(0)
+    }
+}
