@@ -17,14 +17,17 @@
 //! 7. A session moves from one in-process machine to another: the offer is refused while a tool
 //!    runs, then sealed, pushed, verified, persisted and acknowledged; a duplicate
 //!    acknowledgement changes nothing.
-//! 8. A narrowed per-session rule set refuses a loosening write by a non-operator.
-//! 9. A crashed turn's orphan tool calls are reconciled on wake, never re-run.
+//! 8. A crashed turn's orphan tool calls are reconciled on wake, never re-run.
+//! 9. A sealed record that no key in this process opens is reported `locked` and left intact.
+//! 10. The session cache forks a session and reconciles it on wake, over the directory store.
+//! 11. The read-only shared-memory seam, over an in-memory provider.
 //!
 //! Shorter examples, one task each: `store_round_trip` (records in a directory, claims and a
-//! damaged record), `co_drive_threads` (the turn queue on threads), `ws_carrier` (a tokio host
-//! over a real WebSocket), `firmware/examples/co_drive.rs` and `browser/`.
+//! damaged record), `co_drive_threads` (the turn queue on threads), `policy_checks`
+//! (per-session permission rules), `ws_carrier` (a tokio host over a real WebSocket),
+//! `firmware/examples/co_drive.rs` and `browser/`.
 //!
-//! Run it with `cargo run --example session_host --features full`.
+//! Run it with `cargo run --example session_host --features full,record-store-fs`.
 
 use agent_interface::agent_core::{
     AssistantMessage, ToolCall, ToolCallFunction, ToolMessage, UniversalMessage,
@@ -41,10 +44,6 @@ use agent_interface::execution::{
     AgentBackgroundTaskRequest, AgentBackgroundTaskResult, BackgroundTaskEvent, BackgroundTaskKind,
     BackgroundTaskMode, BackgroundTaskRequest, BackgroundTaskRequestBase, BackgroundTaskResult,
     BackgroundTaskResultBase, BackgroundTaskState, BackgroundTaskStatus, JobStateFields,
-};
-use agent_interface::runtime::policy::{
-    InMemorySessionPolicyStore, PutRulesError, PutRulesOptions, SessionPermissionRules,
-    SessionPolicyStore, ToolAccess, ToolInvocation, Verdict,
 };
 use agent_interface::runtime::reconcile::{
     ReconcileInputs, ToolEffect, reconcile_interrupted_session, reconciled_error_kind,
@@ -100,7 +99,6 @@ fn main() -> Result<(), serde_json::Error> {
     admission();
     payload_channel();
     handoff()?;
-    session_rules()?;
     reconcile_on_wake()?;
     // The stores write to a directory of their own, removed at the end.
     let dir = std::env::temp_dir().join(format!("session-host-{}", std::process::id()));
@@ -833,85 +831,7 @@ fn handoff() -> Result<(), serde_json::Error> {
     Ok(())
 }
 
-/// Section 8: per-session permission rules. A first write narrows a session's rules; tool calls
-/// are checked against them (a write climbing out with `..` and a denied command are refused
-/// while writes are confined); a non-operator write that would widen the confinement is refused
-/// with its reasons and nothing stored; an operator's write may loosen. Not a sandbox: the
-/// checks are lexical and see only what the host declares about each call.
-fn session_rules() -> Result<(), serde_json::Error> {
-    println!("== per-session permission rules");
-    let store = InMemorySessionPolicyStore::new();
-    let narrowed = SessionPermissionRules {
-        tool_deny: Some(vec!["delete_file".into()]),
-        allow_dirs: Some(vec!["/work/project/./src/".into()]),
-        command_deny: Some(vec!["rm".into()]),
-        ..SessionPermissionRules::default()
-    };
-    // A first write has no prior rules, so it only narrows; the store normalises and stamps rev 1.
-    let stored =
-        block_on(store.put_rules("session-7", None, narrowed, PutRulesOptions::expecting(0)))
-            .expect("a first write only narrows");
-    println!("stored: {}", serde_json::to_string(&stored)?);
-
-    let calls = [
-        (
-            "write_file",
-            ToolAccess::WritePath("/work/project/src/lib.rs"),
-        ),
-        (
-            "write_file",
-            ToolAccess::WritePath("/work/project/src/../../../etc/passwd"),
-        ),
-        ("bash", ToolAccess::Command("rm")),
-        ("delete_file", ToolAccess::ReadOnly),
-        ("read_file", ToolAccess::ReadOnly),
-    ];
-    for (tool, access) in calls {
-        match stored.rules.check(&ToolInvocation::new(tool, access)) {
-            Verdict::Allow => println!("{tool} {access:?}: allowed"),
-            Verdict::Deny { reason } => {
-                println!("{tool} {access:?}: denied, {reason} ({})", reason.message());
-            }
-        }
-    }
-
-    // The session (not an operator) tries to widen its confinement with a `..`: refused.
-    let widened = SessionPermissionRules {
-        allow_dirs: Some(vec!["/work/project/src/../..".into()]),
-        ..stored.rules.clone()
-    };
-    let attempt = block_on(store.put_rules(
-        "session-7",
-        None,
-        widened.clone(),
-        PutRulesOptions::expecting(stored.rev()),
-    ));
-    match attempt {
-        Err(PutRulesError::Refused(refusal)) => {
-            println!("refused: {refusal}");
-            println!("on the wire: {}", serde_json::to_string(&refusal)?);
-        }
-        other => println!("unexpected: {other:?}"),
-    }
-    assert_eq!(
-        store.get("session-7", None),
-        Some(stored.clone()),
-        "nothing was stored"
-    );
-
-    // An operator (the host froze the flag from a verified principal) may loosen.
-    let loosened = block_on(store.put_rules(
-        "session-7",
-        None,
-        widened,
-        PutRulesOptions::expecting(stored.rev()).as_operator(),
-    ))
-    .expect("an operator may loosen");
-    println!("operator write: {}", serde_json::to_string(&loosened)?);
-    Ok(())
-}
-
-/// Section 9: a turn crashed after its assistant message was persisted and before two of its
+/// Section 8: a turn crashed after its assistant message was persisted and before two of its
 /// three tool results were. On wake, the host reconciles the branch before the next turn: each
 /// orphan call gets a synthetic interrupted result (no tool runs again), tuned by the tool's
 /// effect, and the report says what to announce. A second reconciliation has nothing to do.
@@ -980,7 +900,7 @@ fn reconcile_on_wake() -> Result<(), serde_json::Error> {
     Ok(())
 }
 
-/// Section 12: a sealed record that no key in this process opens is reported
+/// Section 9: a sealed record that no key in this process opens is reported
 /// `locked` with its reason, counted apart in a listing, and left intact.
 fn sealed_locked_record(dir: &std::path::Path) {
     println!("== a sealed record this process cannot open");
@@ -1044,7 +964,7 @@ fn sealed_locked_record(dir: &std::path::Path) {
     println!("the sealed bytes are unchanged");
 }
 
-/// Section 13: the session cache over the directory store. It forks a session (the copy takes
+/// Section 10: the session cache over the directory store. It forks a session (the copy takes
 /// the committed history and never weaker ownership than the source's), then wakes an
 /// interrupted session: the dangling tool call is closed with a synthetic result and saved back
 /// before the session is handed out.
@@ -1150,7 +1070,7 @@ fn session_cache(dir: &std::path::Path) {
     println!("recent sessions, newest first: {recent:?}");
 }
 
-/// Section 14: the read-only shared-memory seam, over an in-memory provider.
+/// Section 11: the read-only shared-memory seam, over an in-memory provider.
 fn shared_memory() -> Result<(), serde_json::Error> {
     println!("== shared memory (read-only seam)");
     let contents = SharedMemoryFixture::new(

@@ -129,9 +129,10 @@ bash scripts/postgres.sh
 step "main example"
 cargo run --quiet --example session_host --features full,record-store-fs >/dev/null
 
-step "examples on std: a store round trip, the co-drive queue on threads"
+step "examples on std: a store round trip, the co-drive queue on threads, policy checks"
 cargo run --quiet --example store_round_trip --no-default-features --features record-store-fs
 cargo run --quiet --example co_drive_threads --no-default-features --features turn-queue
+cargo run --quiet --example policy_checks --no-default-features --features policy,serde
 
 # ---------------------------------------------------------------- wasm32
 step "tests on wasm32-wasip1 under node's WASI (runner in .cargo/config.toml)"
