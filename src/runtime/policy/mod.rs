@@ -38,6 +38,9 @@
 //!   (`tests/policy_alloc.rs`).
 //! - **No panics, no unsafe code, no clock, no I/O, no `Send` bound**; bad input is a typed
 //!   error ([`RulesDocumentError`], [`SessionPolicyError`]).
+//! - **Shared across threads when asked**: [`InMemorySessionPolicyStore::new`] is
+//!   single-threaded; `InMemorySessionPolicyStore::<CriticalSectionRawMutex>::with_lock()` is
+//!   `Send + Sync` with `Send` futures, and a read-check-write stays atomic across threads.
 //!
 //! # Example
 //!

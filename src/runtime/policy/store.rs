@@ -9,6 +9,9 @@ use core::convert::Infallible;
 use core::fmt;
 use core::num::NonZeroU64;
 
+use embassy_sync::blocking_mutex::Mutex;
+use embassy_sync::blocking_mutex::raw::{NoopRawMutex, RawMutex};
+
 use super::loosen::{LoosenReason, loosen_reasons};
 use super::rules::{
     SessionPermissionRules, SessionRulesRecord, StoredSessionRules, normalize_rules,
@@ -273,31 +276,64 @@ impl SessionRecords {
 /// The in-process store (`InMemorySessionPolicyStore`): single replica, nothing survives the
 /// process. The reference semantics every durable backend must match.
 ///
-/// Each call is one borrow of a `RefCell` that holds no `await` and runs no caller code, so a
-/// read-check-write is atomic on the one thread that can reach the store (it is not `Sync`).
-/// `list_by_session` returns the session default first, then principals in byte order.
-#[derive(Debug, Default)]
-pub struct InMemorySessionPolicyStore {
-    sessions: RefCell<BTreeMap<String, SessionRecords>>,
+/// Each call is one section under the raw mutex `L` that holds no `await` and runs no caller
+/// code, so a read-check-write is atomic. With [`NoopRawMutex`] (the default, from
+/// [`new`](InMemorySessionPolicyStore::new)) the store is for one thread or one executor;
+/// with [`CriticalSectionRawMutex`](embassy_sync::blocking_mutex::raw::CriticalSectionRawMutex)
+/// (from [`with_lock`](Self::with_lock)) it is `Send + Sync` and its futures are `Send`, for a
+/// multi-threaded server. `list_by_session` returns the session default first, then principals
+/// in byte order.
+pub struct InMemorySessionPolicyStore<L: RawMutex = NoopRawMutex> {
+    sessions: Mutex<L, RefCell<BTreeMap<String, SessionRecords>>>,
 }
 
 impl InMemorySessionPolicyStore {
-    /// An empty store.
+    /// An empty single-threaded store ([`NoopRawMutex`]); see [`with_lock`](Self::with_lock).
     #[must_use]
     pub const fn new() -> Self {
+        Self::with_lock()
+    }
+}
+
+impl Default for InMemorySessionPolicyStore {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<L: RawMutex> fmt::Debug for InMemorySessionPolicyStore<L> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sessions = self.with_sessions(|sessions| sessions.len());
+        f.debug_struct("InMemorySessionPolicyStore")
+            .field("sessions", &sessions)
+            .finish()
+    }
+}
+
+impl<L: RawMutex> InMemorySessionPolicyStore<L> {
+    /// An empty store guarded by the raw mutex `L` (name it:
+    /// `InMemorySessionPolicyStore::<CriticalSectionRawMutex>::with_lock()`).
+    #[must_use]
+    pub const fn with_lock() -> Self {
         Self {
-            sessions: RefCell::new(BTreeMap::new()),
+            sessions: Mutex::new(RefCell::new(BTreeMap::new())),
         }
+    }
+
+    /// Runs `f` on the sessions under the lock (never across an `await`).
+    fn with_sessions<T>(&self, f: impl FnOnce(&mut BTreeMap<String, SessionRecords>) -> T) -> T {
+        self.sessions.lock(|sessions| f(&mut sessions.borrow_mut()))
     }
 
     /// The rules stored for a key, without a future (the same answer as `get_rules`).
     #[must_use]
     pub fn get(&self, session_id: &str, principal: Option<&str>) -> Option<StoredSessionRules> {
-        self.sessions
-            .borrow()
-            .get(session_id)
-            .and_then(|records| records.slot(principal))
-            .cloned()
+        self.with_sessions(|sessions| {
+            sessions
+                .get(session_id)
+                .and_then(|records| records.slot(principal))
+                .cloned()
+        })
     }
 
     /// Writes a key, without a future (the same answer as `put_rules`).
@@ -311,52 +347,55 @@ impl InMemorySessionPolicyStore {
         rules: SessionPermissionRules,
         options: PutRulesOptions,
     ) -> Result<StoredSessionRules, SessionPolicyError> {
-        let mut sessions = self.sessions.borrow_mut();
-        let current = sessions
-            .get(session_id)
-            .and_then(|records| records.slot(principal));
-        let stored = decide_put(current, rules, options)?;
-        let records = sessions.entry(String::from(session_id)).or_default();
-        match principal {
-            None => records.default = Some(stored.clone()),
-            Some(principal) => {
-                records
-                    .principals
-                    .insert(String::from(principal), stored.clone());
+        self.with_sessions(|sessions| {
+            let current = sessions
+                .get(session_id)
+                .and_then(|records| records.slot(principal));
+            let stored = decide_put(current, rules, options)?;
+            let records = sessions.entry(String::from(session_id)).or_default();
+            match principal {
+                None => records.default = Some(stored.clone()),
+                Some(principal) => {
+                    records
+                        .principals
+                        .insert(String::from(principal), stored.clone());
+                }
             }
-        }
-        Ok(stored)
+            Ok(stored)
+        })
     }
 
     /// Every record of a session, without a future (the same answer as `list_by_session`).
     #[must_use]
     pub fn list(&self, session_id: &str) -> Vec<SessionRulesRecord> {
-        let sessions = self.sessions.borrow();
-        let Some(records) = sessions.get(session_id) else {
-            return Vec::new();
-        };
-        let default = records.default.iter().map(|rules| SessionRulesRecord {
-            principal: None,
-            rules: rules.clone(),
-        });
-        let principals = records
-            .principals
-            .iter()
-            .map(|(principal, rules)| SessionRulesRecord {
-                principal: Some(principal.clone()),
+        self.with_sessions(|sessions| {
+            let Some(records) = sessions.get(session_id) else {
+                return Vec::new();
+            };
+            let default = records.default.iter().map(|rules| SessionRulesRecord {
+                principal: None,
                 rules: rules.clone(),
             });
-        default.chain(principals).collect()
+            let principals =
+                records
+                    .principals
+                    .iter()
+                    .map(|(principal, rules)| SessionRulesRecord {
+                        principal: Some(principal.clone()),
+                        rules: rules.clone(),
+                    });
+            default.chain(principals).collect()
+        })
     }
 
     /// Removes every record of a session, without a future (the same as
     /// `delete_by_session`).
     pub fn delete(&self, session_id: &str) {
-        self.sessions.borrow_mut().remove(session_id);
+        self.with_sessions(|sessions| sessions.remove(session_id));
     }
 }
 
-impl SessionPolicyStore for InMemorySessionPolicyStore {
+impl<L: RawMutex> SessionPolicyStore for InMemorySessionPolicyStore<L> {
     type Error = Infallible;
 
     async fn get_rules(

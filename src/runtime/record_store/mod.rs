@@ -37,6 +37,17 @@
 //! - [`recover_writer`](RecordStore::recover_writer) only when the host *knows* a writer is dead
 //!   (a pid checked with a boot nonce, or an expired lease): never guess.
 //!
+//! # Threads and async
+//!
+//! [`RecordStore::new`] makes a single-threaded store (`NoopRawMutex`): wasm, firmware, one
+//! executor. A multi-threaded server builds it with [`RecordStore::with_lock`] and embassy-sync's
+//! `CriticalSectionRawMutex` (which needs a `critical-section` implementation, on std the
+//! `critical-section` crate's `std` feature): it is then `Send + Sync` over the file medium, and
+//! its futures are `Send`, so it lives in an `Arc` in a tokio server's state. The methods are
+//! `async fn`; the file medium does blocking `std::fs` work inside them, ready on the first
+//! poll: drive them with any `block_on`, or on tokio from `spawn_blocking`. The in-memory medium
+//! is single-threaded.
+//!
 //! # Example
 //!
 //! ```

@@ -10,6 +10,9 @@ use alloc::vec::Vec;
 use core::cell::RefCell;
 use core::fmt;
 
+use embassy_sync::blocking_mutex::Mutex;
+use embassy_sync::blocking_mutex::raw::{NoopRawMutex, RawMutex};
+
 use crate::runtime::record_codec::{decode_session_record, encode_session_record};
 use crate::session::{
     ContentProvenance, InteractiveSessionRecord, InteractiveSessionStore, LoadPurpose,
@@ -235,26 +238,62 @@ enum Claim {
 ///
 /// One instance is one writer ([`writer_id`](Self::writer_id)); two instances over one medium
 /// are two processes over one directory.
-#[derive(Debug)]
-pub struct RecordStore<M: RecordMedium, S: RecordSeal = Unsealed> {
+///
+/// `L` is the embassy-sync raw mutex guarding the store's claims: [`NoopRawMutex`] (the
+/// default, from [`new`](Self::new)) for one thread or one executor, as on wasm and firmware;
+/// [`CriticalSectionRawMutex`](embassy_sync::blocking_mutex::raw::CriticalSectionRawMutex)
+/// (from [`with_lock`](Self::with_lock)) to share one store across threads, e.g. in a
+/// multi-threaded tokio server's state: the store is then `Sync` when its medium and seal are,
+/// and its futures are `Send` when the medium's are. The lock is held only for short sections
+/// that never span an `await` and run no caller code.
+pub struct RecordStore<M: RecordMedium, S: RecordSeal = Unsealed, L: RawMutex = NoopRawMutex> {
     medium: M,
     seal: S,
     writer: WriterId,
-    claims: RefCell<BTreeMap<RecordId, Claim>>,
+    claims: Mutex<L, RefCell<BTreeMap<RecordId, Claim>>>,
+}
+
+impl<M: RecordMedium + fmt::Debug, S: RecordSeal + fmt::Debug, L: RawMutex> fmt::Debug
+    for RecordStore<M, S, L>
+{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let claims = self.with_claims(|claims| claims.len());
+        f.debug_struct("RecordStore")
+            .field("medium", &self.medium)
+            .field("seal", &self.seal)
+            .field("writer", &self.writer)
+            .field("claims", &claims)
+            .finish()
+    }
 }
 
 type Outcome<T, M> = Result<T, RecordStoreError<<M as RecordMedium>::Error>>;
 
 impl<M: RecordMedium, S: RecordSeal> RecordStore<M, S> {
     /// A store over `medium` that seals with `seal` and writes as `writer`; it holds no claim.
+    /// Single-threaded ([`NoopRawMutex`]); see [`with_lock`](Self::with_lock) to share it.
     #[must_use]
     pub fn new(medium: M, seal: S, writer: WriterId) -> Self {
+        Self::with_lock(medium, seal, writer)
+    }
+}
+
+impl<M: RecordMedium, S: RecordSeal, L: RawMutex> RecordStore<M, S, L> {
+    /// A store as [`new`](RecordStore::new) makes it, guarded by the raw mutex `L` (name it:
+    /// `RecordStore::<_, _, CriticalSectionRawMutex>::with_lock(..)`).
+    #[must_use]
+    pub const fn with_lock(medium: M, seal: S, writer: WriterId) -> Self {
         Self {
             medium,
             seal,
             writer,
-            claims: RefCell::new(BTreeMap::new()),
+            claims: Mutex::new(RefCell::new(BTreeMap::new())),
         }
+    }
+
+    /// Runs `f` on the claims under the lock (never across an `await`).
+    fn with_claims<T>(&self, f: impl FnOnce(&mut BTreeMap<RecordId, Claim>) -> T) -> T {
+        self.claims.lock(|claims| f(&mut claims.borrow_mut()))
     }
 
     /// The writer id this store marks records with.
@@ -287,16 +326,22 @@ impl<M: RecordMedium, S: RecordSeal> RecordStore<M, S> {
         record: &InteractiveSessionRecord,
         owner: Option<RecordOwner>,
     ) {
-        if let Some(Claim::Claimed { held }) = self.claims.borrow_mut().get_mut(id) {
-            *held = Some(match self.seal.digest(stored) {
-                Some(digest) => Held::Digested {
-                    digest,
-                    record: Box::new(record.clone()),
-                    owner,
-                },
-                None => Held::Bytes(stored.to_vec()),
-            });
+        if !self.is_claimed(id) {
+            return;
         }
+        let now_held = match self.seal.digest(stored) {
+            Some(digest) => Held::Digested {
+                digest,
+                record: Box::new(record.clone()),
+                owner,
+            },
+            None => Held::Bytes(stored.to_vec()),
+        };
+        self.with_claims(|claims| {
+            if let Some(Claim::Claimed { held }) = claims.get_mut(id) {
+                *held = Some(now_held);
+            }
+        });
     }
 
     #[cfg_attr(not(feature = "sealing"), allow(dead_code))] // The sealing members' hook.
@@ -306,8 +351,8 @@ impl<M: RecordMedium, S: RecordSeal> RecordStore<M, S> {
     /// # Errors
     /// The medium's failure.
     pub(crate) async fn other_writer(&self, id: &RecordId) -> Outcome<Option<OtherWriter>, M> {
-        if let Some(Claim::Lent { to }) = self.claims.borrow().get(id) {
-            return Ok(Some(OtherWriter::Lent { to: to.clone() }));
+        if let Some(lent) = self.lent_to(id) {
+            return Ok(Some(lent));
         }
         match self
             .medium
@@ -331,7 +376,7 @@ impl<M: RecordMedium, S: RecordSeal> RecordStore<M, S> {
     /// # Errors
     /// The medium's failure.
     pub async fn writer_of(&self, id: &RecordId) -> Outcome<RecordWriter, M> {
-        let claim = self.claims.borrow().get(id).cloned();
+        let claim = self.with_claims(|claims| claims.get(id).cloned());
         match claim {
             Some(Claim::Lent { to }) => Ok(RecordWriter::Other(OtherWriter::Lent { to })),
             Some(Claim::Claimed { .. }) => Ok(RecordWriter::ThisStore),
@@ -354,7 +399,7 @@ impl<M: RecordMedium, S: RecordSeal> RecordStore<M, S> {
     /// # Errors
     /// The medium's failure (the claim is dropped all the same).
     pub async fn release(&self, id: &RecordId) -> Outcome<(), M> {
-        self.claims.borrow_mut().remove(id);
+        self.with_claims(|claims| claims.remove(id));
         self.medium
             .unmark_writer(id, &self.writer)
             .await
@@ -372,7 +417,7 @@ impl<M: RecordMedium, S: RecordSeal> RecordStore<M, S> {
     /// [`RecordStoreError::HasWriter`] when it is already lent to another writer, or another
     /// writer's marker is there; the medium's failure.
     pub async fn lend(&self, id: &RecordId, to: &WriterId) -> Outcome<(), M> {
-        let claim = self.claims.borrow().get(id).cloned();
+        let claim = self.with_claims(|claims| claims.get(id).cloned());
         match claim {
             None => return Err(RecordStoreError::NotHeld),
             Some(Claim::Lent { to: Some(lent) }) if lent == *to => return Ok(()),
@@ -397,7 +442,7 @@ impl<M: RecordMedium, S: RecordSeal> RecordStore<M, S> {
                     Ok(())
                 }
                 Some(writer) => {
-                    self.claims.borrow_mut().remove(id);
+                    self.with_claims(|claims| claims.remove(id));
                     Err(RecordStoreError::HasWriter(OtherWriter::Marked(writer)))
                 }
                 None => {
@@ -414,7 +459,7 @@ impl<M: RecordMedium, S: RecordSeal> RecordStore<M, S> {
                         }
                         WriterMark::Marked => Err(RecordStoreError::NotHeld),
                         WriterMark::HeldBy(writer) => {
-                            self.claims.borrow_mut().remove(id);
+                            self.with_claims(|claims| claims.remove(id));
                             Err(RecordStoreError::HasWriter(OtherWriter::Marked(writer)))
                         }
                     }
@@ -442,7 +487,7 @@ impl<M: RecordMedium, S: RecordSeal> RecordStore<M, S> {
     /// [`RecordStoreError::HasWriter`] while another writer's marker is there (the lend goes
     /// on); the medium's failure.
     pub async fn reclaim(&self, id: &RecordId) -> Outcome<bool, M> {
-        if !matches!(self.claims.borrow().get(id), Some(Claim::Lent { .. })) {
+        if self.lent_to(id).is_none() {
             return Ok(false);
         }
         match self.mark(id).await? {
@@ -473,38 +518,40 @@ impl<M: RecordMedium, S: RecordSeal> RecordStore<M, S> {
             .await
             .map_err(RecordStoreError::Medium)?;
         if removed && *dead == self.writer {
-            self.claims.borrow_mut().remove(id);
+            self.with_claims(|claims| claims.remove(id));
         }
         Ok(removed)
     }
 
     fn set(&self, id: &RecordId, claim: Claim) {
-        self.claims.borrow_mut().insert(id.clone(), claim);
+        self.with_claims(|claims| claims.insert(id.clone(), claim));
     }
 
     fn lent_to(&self, id: &RecordId) -> Option<OtherWriter> {
-        match self.claims.borrow().get(id) {
+        self.with_claims(|claims| match claims.get(id) {
             Some(Claim::Lent { to }) => Some(OtherWriter::Lent { to: to.clone() }),
             _ => None,
-        }
+        })
     }
 
     fn is_claimed(&self, id: &RecordId) -> bool {
-        matches!(self.claims.borrow().get(id), Some(Claim::Claimed { .. }))
+        self.with_claims(|claims| matches!(claims.get(id), Some(Claim::Claimed { .. })))
     }
 
     /// True when `stored` are the exact bytes this store last read or wrote for `id` (by the
     /// seal's digest, or byte for byte with a seal that does not digest): no decode.
     fn holds(&self, id: &RecordId, stored: &[u8]) -> bool {
-        match self.claims.borrow().get(id) {
+        // Digested outside the lock: the seal is not the store's code.
+        let digest = self.seal.digest(stored);
+        self.with_claims(|claims| match claims.get(id) {
             Some(Claim::Claimed {
-                held: Some(Held::Digested { digest, .. }),
-            }) => self.seal.digest(stored).as_ref() == Some(digest),
+                held: Some(Held::Digested { digest: held, .. }),
+            }) => digest.as_ref() == Some(held),
             Some(Claim::Claimed {
                 held: Some(Held::Bytes(bytes)),
             }) => bytes.as_slice() == stored,
             _ => false,
-        }
+        })
     }
 
     async fn mark(&self, id: &RecordId) -> Outcome<WriterMark, M> {
@@ -528,7 +575,7 @@ impl<M: RecordMedium, S: RecordSeal> RecordStore<M, S> {
     /// Drops a claim taken by the call that is ending (it was not held before it).
     async fn drop_fresh_claim(&self, id: &RecordId, was_claimed: bool) -> Outcome<(), M> {
         if !was_claimed {
-            self.claims.borrow_mut().remove(id);
+            self.with_claims(|claims| claims.remove(id));
             self.medium
                 .unmark_writer(id, &self.writer)
                 .await
@@ -543,7 +590,7 @@ impl<M: RecordMedium, S: RecordSeal> RecordStore<M, S> {
     fn classify_held(&self, id: &RecordId, stored: &[u8]) -> (SessionLoadOutcome, Keep) {
         let digest = self.seal.digest(stored);
         match self.seal.open(id.as_str(), stored) {
-            Opened::Locked(reason) => match self.claims.borrow().get(id) {
+            Opened::Locked(reason) => self.with_claims(|claims| match claims.get(id) {
                 Some(Claim::Claimed {
                     held:
                         Some(Held::Digested {
@@ -571,7 +618,7 @@ impl<M: RecordMedium, S: RecordSeal> RecordStore<M, S> {
                     }
                 }
                 _ => (SessionLoadOutcome::Locked { reason }, Keep::Nothing),
-            },
+            }),
             opened => {
                 let outcome = classify_opened(id, opened);
                 let keep = match (&outcome, digest) {
@@ -590,7 +637,7 @@ impl<M: RecordMedium, S: RecordSeal> RecordStore<M, S> {
         }
         // Claim first, then read: no session runs from a read made before its claim.
         if let WriterMark::HeldBy(writer) = self.mark(id).await? {
-            self.claims.borrow_mut().remove(id);
+            self.with_claims(|claims| claims.remove(id));
             return Err(RecordStoreError::HasWriter(OtherWriter::Marked(writer)));
         }
         let stored = match self.read(id).await {
@@ -623,7 +670,7 @@ impl<M: RecordMedium, S: RecordSeal> RecordStore<M, S> {
             self.set(id, Claim::Claimed { held });
         } else {
             // Nothing runs from corrupt, unsupported or locked: the claim is dropped.
-            self.claims.borrow_mut().remove(id);
+            self.with_claims(|claims| claims.remove(id));
             self.medium
                 .unmark_writer(id, &self.writer)
                 .await
@@ -647,7 +694,7 @@ impl<M: RecordMedium, S: RecordSeal> RecordStore<M, S> {
         let was_held = self.is_claimed(id) || lent;
         if let WriterMark::HeldBy(_) = self.mark(id).await? {
             if !lent {
-                self.claims.borrow_mut().remove(id);
+                self.with_claims(|claims| claims.remove(id));
             }
             return refused(SaveRefusal::HasWriter);
         }
@@ -758,7 +805,7 @@ fn classify_opened(id: &RecordId, opened: Opened<'_>) -> SessionLoadOutcome {
     }
 }
 
-impl<M: RecordMedium, S: RecordSeal> InteractiveSessionStore for RecordStore<M, S> {
+impl<M: RecordMedium, S: RecordSeal, L: RawMutex> InteractiveSessionStore for RecordStore<M, S, L> {
     type Error = RecordStoreError<M::Error>;
 
     async fn save(
@@ -808,10 +855,10 @@ impl<M: RecordMedium, S: RecordSeal> InteractiveSessionStore for RecordStore<M, 
             return Err(RecordStoreError::HasWriter(lent));
         }
         if let WriterMark::HeldBy(writer) = self.mark(id).await? {
-            self.claims.borrow_mut().remove(id);
+            self.with_claims(|claims| claims.remove(id));
             return Err(RecordStoreError::HasWriter(OtherWriter::Marked(writer)));
         }
-        self.claims.borrow_mut().remove(id);
+        self.with_claims(|claims| claims.remove(id));
         let removed = self
             .medium
             .remove(id)

@@ -3,6 +3,7 @@
 
 use alloc::vec::Vec;
 
+use embassy_sync::blocking_mutex::raw::RawMutex;
 use rand_core::TryCryptoRng;
 
 use crate::runtime::record_codec::decode_session_record;
@@ -47,7 +48,7 @@ impl<R: TryCryptoRng> AeadSealed for &AeadSeal<R> {
 
 type StoreResult<T, M> = Result<T, RecordStoreError<<M as RecordMedium>::Error>>;
 
-impl<M: RecordMedium, S: AeadSealed> RecordStore<M, S>
+impl<M: RecordMedium, S: AeadSealed, L: RawMutex> RecordStore<M, S, L>
 where
     M::Error: 'static,
 {
@@ -92,7 +93,7 @@ where
     }
 }
 
-impl<M: RecordMedium, S: AeadSealed> SealingSessionStore for RecordStore<M, S>
+impl<M: RecordMedium, S: AeadSealed, L: RawMutex> SealingSessionStore for RecordStore<M, S, L>
 where
     M::Error: 'static,
 {
