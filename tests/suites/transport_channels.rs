@@ -1043,6 +1043,14 @@ cases! {
             assert_eq!(receive(&mut registry, wire(&binary("c", 3, &[3]))).map(|items| seqs(&items)), Ok(vec![3]));
             // The outbound sequence went on.
             assert_eq!(registry.send_binary_into(&c, &[], &mut Vec::new()), Ok(1));
+            // A channel that received seq u32::MAX refuses every seq until a rebase.
+            let resume = ChannelResumePoint { next_send: 0, next_receive: u32::MAX };
+            let m = registry.register_resuming(descriptor("m", &["e"], Some(true)), resume).expect("registers");
+            assert_eq!(receive(&mut registry, wire(&binary("m", u32::MAX, &[]))).map(|items| seqs(&items)), Ok(vec![u32::MAX]));
+            let exhausted = receive(&mut registry, wire(&binary("m", 0, &[])));
+            assert_eq!(exhausted, Err(ChannelRefusal::Sequence { channel: name("m"), refusal: SequenceRefusal::Stale { seq: 0 } }));
+            registry.rebase(&m).expect("open");
+            assert_eq!(receive(&mut registry, wire(&binary("m", 0, &[]))).map(|items| seqs(&items)), Ok(vec![0]));
             // A resumed channel can be rebased too; a closed handle cannot.
             let resume = ChannelResumePoint { next_send: 0, next_receive: 100 };
             let r = registry.register_resuming(descriptor("r", &["e"], Some(true)), resume).expect("registers");

@@ -45,7 +45,8 @@
 //!
 //! * Sequence numbers are `u32` (the wire's) and never wrap: after seq `u32::MAX` a channel
 //!   refuses to send ([`ChannelSendError::SequenceExhausted`]) and refuses every inbound frame
-//!   as stale; closing and registering it again restarts both at 0.
+//!   as stale (until a [`rebase`](PayloadChannelRegistry::rebase)); closing and registering it
+//!   again restarts the outbound sequence at 0 and takes the next inbound frame as the base.
 //!   [`PayloadChannelRegistry::register_resuming`] starts both sequences elsewhere.
 //! * The reassembly window is a count of frames, the const `PENDING`; bytes are bounded by the
 //!   carrier's largest message, so a channel holds at most `PENDING` such frames.
