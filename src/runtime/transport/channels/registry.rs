@@ -382,10 +382,11 @@ fn deliver(
 /// place of seqs given up. Every seq comes out once, as one of these, in order. Allocates nothing
 /// itself; an event's parse and a gap's channel name do.
 ///
-/// Frames not taken (the delivery dropped early) stay ready, first in line for the channel's
-/// next delivery ([`PayloadChannelRegistry::ready`], or the next accepted
-/// [`receive`](PayloadChannelRegistry::receive) on it); [`close`](PayloadChannelRegistry::close)
-/// hands them back.
+/// Items not taken (the delivery dropped early) stay ready, first in line for the channel's
+/// next delivery ([`PayloadChannelRegistry::ready`], [`expire`](PayloadChannelRegistry::expire),
+/// or the next accepted [`receive`](PayloadChannelRegistry::receive) on it);
+/// [`close`](PayloadChannelRegistry::close) and [`rebase`](PayloadChannelRegistry::rebase) hand
+/// back the frames among them (a gap not taken is then not reported).
 #[derive(Debug)]
 #[must_use = "frames are handed on only as the delivery is iterated"]
 pub struct ChannelDelivery<'a, const PENDING: usize> {
@@ -869,7 +870,8 @@ impl<const PENDING: usize> PayloadChannelRegistry<PENDING> {
     }
 
     /// The frames of the channel that are ready but were not taken from an earlier
-    /// [`ChannelDelivery`] (dropped before its end); empty otherwise.
+    /// [`ChannelDelivery`] (dropped before its end), with any [`ChannelGap`] among them, in
+    /// order; empty otherwise. Applies no deadline (see [`expire`](Self::expire)).
     ///
     /// # Errors
     /// [`ChannelClosed`] when the handle's channel was closed.
