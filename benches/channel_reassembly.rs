@@ -12,8 +12,9 @@
 //!   two halves interleaved (63, 31, 62, 30, …, 32, 0), so almost every frame waits for the run's
 //!   first.
 //!
-//! A receive iteration runs on a registry where the `bulk` channel was just registered, beside
-//! another channel, as on a live carrier; registering is left out of the time (criterion's
+//! A receive iteration runs on a registry where the `bulk` channel was just registered at seq 0
+//! (a resume point, so a frame ahead of seq 0 waits for it), beside another channel, as on a live
+//! carrier; registering is left out of the time (criterion's
 //! `iter_batched_ref`). The frames are `Bytes` the carrier holds; each receive takes a clone (a
 //! reference count, no copy).
 //!
@@ -29,7 +30,8 @@ use std::hint::black_box;
 
 use agent_interface::agent_core::Value;
 use agent_interface::runtime::transport::{
-    Bytes, DeliveredBody, PayloadChannel, PayloadChannelRegistry, decode_channel_frame,
+    Bytes, ChannelResumePoint, DeliveredBody, PayloadChannel, PayloadChannelRegistry,
+    decode_channel_frame,
 };
 use agent_interface::transport::{ChannelDescriptor, ChannelName};
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
@@ -50,11 +52,13 @@ fn payload() -> Vec<u8> {
     (0..TOTAL).map(|i| (i % 251) as u8).collect()
 }
 
-/// A receiving registry with the `bulk` channel just registered, beside another one.
+/// A receiving registry with the `bulk` channel just registered at seq 0, beside another one.
 fn receiver() -> Registry {
     let mut registry = Registry::new();
     registry.register(descriptor("keep")).expect("free name");
-    registry.register(descriptor("bulk")).expect("free name");
+    registry
+        .register_resuming(descriptor("bulk"), ChannelResumePoint::default())
+        .expect("free name");
     registry
 }
 
@@ -83,7 +87,7 @@ fn shuffled(frames: usize) -> Vec<usize> {
 fn reassemble(registry: &mut Registry, frames: &[Bytes], order: &[usize], out: &mut Vec<u8>) {
     out.clear();
     for &index in order {
-        for item in registry.receive(frames[index].clone()).expect("routed") {
+        for item in registry.receive(frames[index].clone(), 0).expect("routed") {
             if let Ok(frame) = item
                 && let DeliveredBody::Binary(payload) = &frame.body
             {
@@ -160,11 +164,11 @@ fn refusals(c: &mut Criterion) {
     let mut registry = Registry::new();
     registry.register(descriptor("tick")).expect("free name");
     registry
-        .receive(sent[0].clone())
+        .receive(sent[0].clone(), 0)
         .expect("seq 0")
         .for_each(drop);
     assert_eq!(
-        registry.receive(sent[2].clone()).map(Iterator::count),
+        registry.receive(sent[2].clone(), 0).map(Iterator::count),
         Ok(0)
     );
     // 64 stale frames (seq 0), then 64 duplicates of the held seq 2.
@@ -181,7 +185,7 @@ fn refusals(c: &mut Criterion) {
     c.bench_function("refusals/stale_and_duplicate", |b| {
         b.iter(|| {
             for frame in black_box(&stream) {
-                assert!(registry.receive(frame.clone()).is_err());
+                assert!(registry.receive(frame.clone(), 0).is_err());
             }
         });
     });

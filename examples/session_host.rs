@@ -62,9 +62,9 @@ use agent_interface::runtime::shared_memory::{
 };
 use agent_interface::runtime::transport::rand_core::{TryCryptoRng, TryRng};
 use agent_interface::runtime::transport::{
-    BoundTransport, ChannelResumePoint, InMemoryRunner, InMemoryService, PayloadChannelRegistry,
-    TransportRegistration, TransportRegistry, admission_admits, bearer_credential,
-    resolve_admission,
+    BoundTransport, ChannelResumePoint, InMemoryRunner, InMemoryService, NotDelivered,
+    PayloadChannelRegistry, TransportRegistration, TransportRegistry, admission_admits,
+    bearer_credential, resolve_admission,
 };
 use agent_interface::runtime::turn_queue::{Settled, TurnQueue};
 use agent_interface::session::{
@@ -537,7 +537,12 @@ fn payload_channel() {
     let mut sender: PayloadChannelRegistry<8> = PayloadChannelRegistry::new();
     let mut receiver: PayloadChannelRegistry<8> = PayloadChannelRegistry::new();
     let outbound = sender.register(descriptor.clone()).expect("a new name");
-    receiver.register(descriptor).expect("a new name");
+    // Both sides start the channel at seq 0 (a resume point), so a frame ahead of seq 0 waits
+    // for it. A plain `register` would take the first frame to arrive, whatever its seq, as the
+    // start (a peer joined late, its numbering under way); `rebase` does so after a reconnect.
+    receiver
+        .register_resuming(descriptor, ChannelResumePoint::default())
+        .expect("a new name");
 
     let start = serde_json::json!({"codec": "opus"});
     let frames = [
@@ -554,9 +559,16 @@ fn payload_channel() {
     // The carrier delivers seq 2, then 0, then 1.
     // Each frame is handed over as the buffer the carrier delivered (no copy).
     for index in [2, 0, 1] {
-        let delivery = receiver.receive(frames[index].clone()).expect("routable");
+        let delivery = receiver
+            .receive(frames[index].clone(), 0)
+            .expect("routable");
         let seqs: Vec<u32> = delivery
-            .map(|item| item.map_or_else(|refused| refused.seq, |frame| frame.seq))
+            .map(|item| match item {
+                Ok(frame) => frame.seq,
+                Err(NotDelivered::Refused(refused)) => refused.seq,
+                // A gap needs a deadline or a full window: neither happens here.
+                Err(other) => panic!("{other}"),
+            })
             .collect();
         println!("frame {index} arrived: delivers seqs {seqs:?}");
     }
@@ -576,7 +588,7 @@ fn payload_channel() {
     let bytes = rogue
         .send_event(&rogue_channel, "mute", &serde_json::Value::Null)
         .expect("declared on the rogue side");
-    let mut delivery = receiver.receive(bytes).expect("in order");
+    let mut delivery = receiver.receive(bytes, 0).expect("in order");
     let refusal = delivery
         .next()
         .and_then(Result::err)

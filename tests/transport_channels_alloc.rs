@@ -9,7 +9,8 @@
 
 use agent_interface::agent_core::Value;
 use agent_interface::runtime::transport::{
-    Bytes, ChannelRefusal, DeliveredBody, PayloadChannelRegistry, SequenceRefusal,
+    Bytes, ChannelRefusal, ChannelResumePoint, DeliveredBody, PayloadChannelRegistry,
+    SequenceRefusal,
 };
 use agent_interface::transport::{ChannelDescriptor, ChannelName};
 
@@ -46,13 +47,16 @@ fn frames() -> Vec<Vec<u8>> {
 /// the receives made.
 fn receive_counting(frames: Vec<Vec<u8>>, order: &[usize]) -> usize {
     let mut registry = Registry::new();
-    registry.register(descriptor("bulk")).expect("free name");
+    // At seq 0 (a resume point), so a shuffled first frame waits rather than sets the base.
+    registry
+        .register_resuming(descriptor("bulk"), ChannelResumePoint::default())
+        .expect("free name");
     let mut frames: Vec<Option<Vec<u8>>> = frames.into_iter().map(Some).collect();
     let mut delivered = 0;
     let allocations = allocations_in(|| {
         for &index in order {
             let frame = frames[index].take().expect("each frame once");
-            for item in registry.receive(frame).expect("routed") {
+            for item in registry.receive(frame, 0).expect("routed") {
                 let frame = item.expect("binary frames always deliver");
                 let DeliveredBody::Binary(payload) = &frame.body else {
                     panic!("a binary frame");
@@ -95,7 +99,7 @@ fn a_frame_received_as_a_shared_buffer_allocates_nothing() {
     let mut total = 0;
     let allocations = allocations_in(|| {
         for frame in &kept {
-            for item in registry.receive(frame.clone()).expect("routed") {
+            for item in registry.receive(frame.clone(), 0).expect("routed") {
                 if let Ok(frame) = item
                     && let DeliveredBody::Binary(payload) = frame.body
                 {
@@ -142,12 +146,15 @@ fn a_stale_event_frame_is_refused_without_a_parse() {
     let first = Bytes::from(sender.send_event(&tick, "tick", &body).expect("declared"));
     let mut registry = Registry::new();
     registry.register(descriptor("tick")).expect("free name");
-    assert_eq!(registry.receive(first.clone()).map(Iterator::count), Ok(1));
+    assert_eq!(
+        registry.receive(first.clone(), 0).map(Iterator::count),
+        Ok(1)
+    );
     let kept = first.clone();
     let allocations = allocations_in(|| {
         for _ in 0..FRAMES {
             let refused = registry
-                .receive(kept.clone())
+                .receive(kept.clone(), 0)
                 .map(|_| ())
                 .expect_err("stale");
             let ChannelRefusal::Sequence { refusal, .. } = refused else {

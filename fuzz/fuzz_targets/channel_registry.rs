@@ -1,7 +1,8 @@
 //! Payload channel receive: the registry (`PayloadChannelRegistry`) and its reassembly, driven by
 //! arbitrary operation sequences and checked against a model.
 //!
-//! Operations register channels (names up to 255 bytes, resumed sequences near `u32::MAX`),
+//! Operations register channels (names up to 255 bytes; with a resume point, possibly near
+//! `u32::MAX`, or without one, unanchored: the first frame routed sets the base),
 //! close them, send event and binary frames, and receive raw bytes, frames built from parts
 //! (sequences near the expected one, near `u32::MAX`, or anywhere) and the bytes sent earlier.
 //!
@@ -22,8 +23,8 @@ use std::collections::BTreeMap;
 use agent_interface::agent_core::Value;
 use agent_interface::runtime::transport::{
     Bytes, ChannelRefusal, ChannelRegisterError, ChannelResumePoint, ChannelSendError,
-    DeliveredFrame, PayloadChannel, PayloadChannelRegistry, RefusedDelivery, SequenceRefusal,
-    UndeclaredFrame, decode_channel_frame, decode_header, encode_channel_frame,
+    DeliveredFrame, GapPolicy, NotDelivered, PayloadChannel, PayloadChannelRegistry,
+    RefusedDelivery, SequenceRefusal, UndeclaredFrame, WindowFull, decode_channel_frame, decode_header, encode_channel_frame,
 };
 use agent_interface::transport::{
     BinaryFrame, ChannelDescriptor, ChannelEventFrame, ChannelFrame, ChannelName,
@@ -128,7 +129,8 @@ struct Open {
     serial: usize,
     descriptor: ChannelDescriptor,
     next_send: u64,
-    next_receive: u64,
+    /// `None` while unanchored (registered without a resume point, no frame received yet).
+    next_receive: Option<u64>,
     /// The bytes of each frame held, by seq: its body is read when it is delivered.
     pending: BTreeMap<u64, Vec<u8>>,
 }
@@ -166,7 +168,11 @@ impl Model {
             Seq::Exact(n) => n,
             Seq::NearMax(k) => u32::MAX - u32::from(k),
             Seq::AroundExpected(k) => {
-                let expected = self.open.get(name).map_or(0, |open| open.next_receive);
+                let expected = self
+                    .open
+                    .get(name)
+                    .and_then(|open| open.next_receive)
+                    .unwrap_or(0);
                 u32::try_from(expected.min(u64::from(u32::MAX)))
                     .unwrap()
                     .wrapping_add_signed(i32::from(k))
@@ -203,19 +209,21 @@ impl Model {
             }));
         }
         let seq = u64::from(header.seq);
+        // An unanchored channel takes its first routed frame's seq as the base.
+        let next = *open.next_receive.get_or_insert(seq);
         let refuse = |refusal| {
             Err(ChannelRefusal::Sequence {
                 channel: name.clone(),
                 refusal,
             })
         };
-        if seq < open.next_receive {
+        if seq < next {
             return refuse(SequenceRefusal::Stale { seq: header.seq });
         }
-        if seq >= open.next_receive + WINDOW as u64 {
+        if seq >= next + WINDOW as u64 {
             return refuse(SequenceRefusal::BeyondWindow {
                 seq: header.seq,
-                expected: u32::try_from(open.next_receive).unwrap(),
+                expected: u32::try_from(next).unwrap(),
                 capacity: WINDOW,
             });
         }
@@ -224,16 +232,21 @@ impl Model {
         }
         open.pending.insert(seq, bytes.to_vec());
         let mut delivered = Vec::new();
-        while let Some(bytes) = open.pending.remove(&open.next_receive) {
+        let mut next = next;
+        while let Some(bytes) = open.pending.remove(&next) {
             delivered.push(open.deliver(&bytes));
-            open.next_receive += 1;
+            next += 1;
         }
+        open.next_receive = Some(next);
         Ok(delivered)
     }
 }
 
 fuzz_target!(|ops: Vec<Op>| {
-    let mut registry = PayloadChannelRegistry::<WINDOW>::new();
+    // Refusing a full window, with no deadline: the model has no gaps (the channel suite's
+    // seeded property test covers them).
+    let policy = GapPolicy::new().with_window_full(WindowFull::Refuse);
+    let mut registry = PayloadChannelRegistry::<WINDOW>::new().with_gap_policy(policy);
     let mut model = Model::default();
     for op in ops.into_iter().take(256) {
         match op {
@@ -252,13 +265,15 @@ fuzz_target!(|ops: Vec<Op>| {
                     .collect();
                 let mut descriptor = ChannelDescriptor::new(channel.clone(), events);
                 descriptor.binary = binary;
-                let resume = resume.map_or(ChannelResumePoint::default(), |(send, receive)| {
-                    ChannelResumePoint {
-                        next_send: model.resolve(send, &text),
-                        next_receive: model.resolve(receive, &text),
-                    }
+                // Without a resume point: `register`, its inbound side unanchored.
+                let resume = resume.map(|(send, receive)| ChannelResumePoint {
+                    next_send: model.resolve(send, &text),
+                    next_receive: model.resolve(receive, &text),
                 });
-                let result = registry.register_resuming(descriptor.clone(), resume);
+                let result = match resume {
+                    Some(resume) => registry.register_resuming(descriptor.clone(), resume),
+                    None => registry.register(descriptor.clone()),
+                };
                 if model.open.contains_key(&text) {
                     assert_eq!(
                         result,
@@ -281,8 +296,8 @@ fuzz_target!(|ops: Vec<Op>| {
                         Open {
                             serial,
                             descriptor,
-                            next_send: u64::from(resume.next_send),
-                            next_receive: u64::from(resume.next_receive),
+                            next_send: resume.map_or(0, |resume| u64::from(resume.next_send)),
+                            next_receive: resume.map(|resume| u64::from(resume.next_receive)),
                             pending: BTreeMap::new(),
                         },
                     );
@@ -399,9 +414,15 @@ fuzz_target!(|ops: Vec<Op>| {
 fn receive(registry: &mut PayloadChannelRegistry<WINDOW>, model: &mut Model, bytes: &[u8]) {
     let expected = model.receive(bytes);
     let actual = registry
-        .receive(Bytes::copy_from_slice(bytes))
+        .receive(Bytes::copy_from_slice(bytes), 0)
         .map(|delivery| {
-            let items = delivery.map(|item| item.map(DeliveredFrame::into_frame));
+            let items = delivery.map(|item| {
+                item.map(DeliveredFrame::into_frame)
+                    .map_err(|not_delivered| match not_delivered {
+                        NotDelivered::Refused(refused) => refused,
+                        gap => panic!("a gap with no deadline and a refusing window: {gap:?}"),
+                    })
+            });
             items.collect::<Vec<_>>()
         });
     assert_eq!(

@@ -11,9 +11,10 @@ use alloc::vec::Vec;
 use agent_interface::agent_core::Value;
 use agent_interface::runtime::transport::{
     Bytes, CHANNEL_FRAME_MAGIC, CHANNEL_FRAME_VERSION, ChannelClosed, ChannelFrameError,
-    ChannelFrameHeader, ChannelReassembler, ChannelRefusal, ChannelRegisterError,
-    ChannelResumePoint, ChannelSendError, DeliveredBody, DeliveredFrame, PayloadChannelRegistry,
-    ReassemblyRefused, RefusedDelivery, SequenceRefusal, UndeclaredFrame, decode_channel_frame,
+    ChannelFrameHeader, ChannelGap, ChannelReassembler, ChannelRefusal, ChannelRegisterError,
+    ChannelResumePoint, ChannelSendError, DeliveredBody, DeliveredFrame, GapPolicy, NotDelivered,
+    PayloadChannel, PayloadChannelRegistry, Reassembled, ReassemblyRefused, RefusedDelivery,
+    SequenceGap, SequenceRefusal, UndeclaredFrame, WindowFull, decode_channel_frame,
     decode_event_body, decode_header, encode_channel_frame, encode_channel_frame_into,
     is_channel_frame,
 };
@@ -23,6 +24,11 @@ use agent_interface::transport::{
 };
 
 use crate::support::{decode, golden, rejects, s, to_json};
+
+#[path = "seeded.rs"]
+mod seeded;
+
+use seeded::Seeded;
 
 macro_rules! gold {
     ($ty:ty, $file:literal) => {
@@ -95,34 +101,85 @@ fn raw(channel: &str, seq: u32, binary: bool, body: &[u8]) -> Vec<u8> {
     bytes
 }
 
-/// One frame handed on by a receive (or back by a close): the frame, or its refused delivery.
-type Item = Result<ChannelFrame, RefusedDelivery>;
+/// One item handed on by a receive: the frame, its refused delivery, or a gap.
+type Item = Result<ChannelFrame, NotDelivered>;
 
-/// Receives `bytes` and takes everything the receive delivers, as contract frames.
+/// Receives `bytes` at time 0 and takes everything the receive delivers, as contract frames.
 fn receive<const N: usize>(
     registry: &mut PayloadChannelRegistry<N>,
     bytes: Vec<u8>,
 ) -> Result<Vec<Item>, ChannelRefusal> {
-    let delivery = registry.receive(bytes)?;
+    receive_at(registry, bytes, 0)
+}
+
+/// Receives `bytes` at the host's time `now_ms` and takes everything the receive delivers.
+fn receive_at<const N: usize>(
+    registry: &mut PayloadChannelRegistry<N>,
+    bytes: Vec<u8>,
+    now_ms: u64,
+) -> Result<Vec<Item>, ChannelRefusal> {
+    let delivery = registry.receive(bytes, now_ms)?;
     Ok(delivery
         .map(|item| item.map(DeliveredFrame::into_frame))
         .collect())
 }
 
-/// Frames as delivered items, each accepted.
-fn delivered(frames: &[ChannelFrame]) -> Vec<Item> {
+/// Frames as delivered items (or as a close hands them back), each accepted.
+fn delivered<E>(frames: &[ChannelFrame]) -> Vec<Result<ChannelFrame, E>> {
     frames.iter().cloned().map(Ok).collect()
 }
 
-/// The seqs of delivered items.
+/// A refused delivery as a delivery item.
+fn refused_item(seq: u32, refusal: ChannelRefusal) -> Item {
+    Err(NotDelivered::Refused(RefusedDelivery { seq, refusal }))
+}
+
+/// A gap as a delivery item.
+fn gap(channel: &str, first_missing: u32, missing_count: u32) -> Item {
+    Err(NotDelivered::Gap(ChannelGap {
+        channel: name(channel),
+        first_missing,
+        missing_count,
+    }))
+}
+
+/// The seqs of delivered items (a gap by its first missing seq).
 fn seqs(items: &[Item]) -> Vec<u32> {
     items
         .iter()
-        .map(|item| {
-            item.as_ref()
-                .map_or_else(|refused| refused.seq, ChannelFrame::seq)
+        .map(|item| match item {
+            Ok(frame) => frame.seq(),
+            Err(NotDelivered::Refused(refused)) => refused.seq,
+            Err(NotDelivered::Gap(gap)) => gap.first_missing,
+            Err(other) => panic!("a new kind of item: {other:?}"),
         })
         .collect()
+}
+
+/// Registers `descriptor` anchored at seq 0 (as a channel resumed at its start): a frame ahead
+/// of seq 0 is held, not taken as the base.
+fn anchored<const N: usize>(
+    registry: &mut PayloadChannelRegistry<N>,
+    descriptor: ChannelDescriptor,
+) -> PayloadChannel {
+    registry
+        .register_resuming(descriptor, ChannelResumePoint::default())
+        .expect("registers")
+}
+
+/// A registry that refuses a frame beyond the window, as before gaps were reported.
+fn refusing<const N: usize>() -> PayloadChannelRegistry<N> {
+    PayloadChannelRegistry::new()
+        .with_gap_policy(GapPolicy::new().with_window_full(WindowFull::Refuse))
+}
+
+/// The next item a reassembler hands out; a gap fails the test (only cases that skip expect
+/// gaps, and they call `pop` themselves).
+fn popped<T: core::fmt::Debug, const N: usize>(window: &mut ChannelReassembler<T, N>) -> Option<T> {
+    match window.pop()? {
+        Reassembled::Item(item) => Some(item),
+        gap => panic!("an unexpected gap: {gap:?}"),
+    }
 }
 
 /// `{"event":"e","payload":1}` as bytes, the event body most refusal vectors carry.
@@ -378,8 +435,8 @@ cases! {
             assert_eq!(ChannelReassembler::<u32, 2>::CAPACITY, 2);
             for seq in 0..10 {
                 window.push(seq, seq * 10).expect("in order");
-                assert_eq!(window.pop(), Some(seq * 10));
-                assert_eq!(window.pop(), None);
+                assert_eq!(popped(&mut window), Some(seq * 10));
+                assert_eq!(popped(&mut window), None);
             }
             assert_eq!(window.expected(), Some(10));
             assert!(window.is_empty());
@@ -396,7 +453,7 @@ cases! {
                 let mut out = Vec::new();
                 for seq in order {
                     window.push(seq, seq).expect("inside the window");
-                    out.extend(core::iter::from_fn(|| window.pop()));
+                    out.extend(core::iter::from_fn(|| popped(&mut window)));
                 }
                 assert_eq!(out, (0..8).collect::<Vec<_>>(), "{order:?}");
                 assert!(window.is_empty());
@@ -406,7 +463,7 @@ cases! {
         fn stale_seq_is_refused_and_handed_back() {
             let mut window = ChannelReassembler::<&str, 4>::new();
             window.push(0, "zero").expect("first");
-            assert_eq!(window.pop(), Some("zero"));
+            assert_eq!(popped(&mut window), Some("zero"));
             let refused = window.push(0, "again").expect_err("already delivered");
             assert_eq!(refused, ReassemblyRefused { refusal: SequenceRefusal::Stale { seq: 0 }, item: "again" });
             assert_eq!(format!("{refused}"), "seq 0 was already delivered");
@@ -442,7 +499,7 @@ cases! {
             assert_eq!(window.len(), 2);
             window.push(0, 0).expect("the gap is filled");
             assert_eq!(window.len(), 3, "full");
-            let out: Vec<u32> = core::iter::from_fn(|| window.pop()).collect();
+            let out: Vec<u32> = core::iter::from_fn(|| popped(&mut window)).collect();
             assert_eq!(out, vec![0, 1, 2]);
             window.push(5, 5).expect("the window moved on");
         }
@@ -452,16 +509,16 @@ cases! {
             assert!(matches!(window.push(1, 1), Err(ReassemblyRefused { refusal: SequenceRefusal::BeyondWindow { .. }, .. })));
             window.push(0, 0).expect("expected");
             assert!(matches!(window.push(0, 0), Err(ReassemblyRefused { refusal: SequenceRefusal::Duplicate { seq: 0 }, .. })));
-            assert_eq!(window.pop(), Some(0));
+            assert_eq!(popped(&mut window), Some(0));
         }
 
         fn sequence_numbers_never_wrap() {
             let mut window = ChannelReassembler::<u32, 4>::starting_at(u32::MAX - 1);
             window.push(u32::MAX, 2).expect("inside the window");
-            assert_eq!(window.pop(), None, "waits for MAX - 1");
+            assert_eq!(popped(&mut window), None, "waits for MAX - 1");
             window.push(u32::MAX - 1, 1).expect("expected");
-            assert_eq!(window.pop(), Some(1));
-            assert_eq!(window.pop(), Some(2));
+            assert_eq!(popped(&mut window), Some(1));
+            assert_eq!(popped(&mut window), Some(2));
             assert_eq!(window.expected(), None, "every seq was handed out");
             for seq in [0, 1, u32::MAX] {
                 let refused = window.push(seq, 0).expect_err("no wrap");
@@ -474,14 +531,14 @@ cases! {
             assert!(ChannelReassembler::<u32, 4>::new().into_held().is_empty());
             window.push(0, 0).expect("expected");
             window.push(1, 1).expect("expected next");
-            assert_eq!(window.pop(), Some(0));
-            assert_eq!(window.pop(), Some(1));
+            assert_eq!(popped(&mut window), Some(0));
+            assert_eq!(popped(&mut window), Some(1));
             // The head slot is now 2; held items wrap around the slots.
             for seq in [5, 3, 4] {
                 window.push(seq, seq).expect("inside the window");
             }
             assert_eq!(window.len(), 3);
-            assert_eq!(format!("{window:?}"), "ChannelReassembler { expected: Some(2), held: 3, capacity: 4 }");
+            assert_eq!(format!("{window:?}"), "ChannelReassembler { anchored: true, expected: Some(2), held: 3, capacity: 4 }");
             assert_eq!(window.into_held(), vec![3, 4, 5]);
         }
     }
@@ -593,7 +650,7 @@ cases! {
             let bytes = registry.send_event(&voice2, "start", &json("5")).expect("still open");
             assert_eq!(decode_channel_frame(&bytes).map(|f| f.seq()), Ok(0), "its own sequence");
             let inbound = wire(&event("voice", 0, "start", "6"));
-            assert_eq!(registry.receive(inbound).map(Iterator::count), Ok(1), "still routed");
+            assert_eq!(registry.receive(inbound, 0).map(Iterator::count), Ok(1), "still routed");
         }
 
         fn receive_routes_declared_frames() {
@@ -606,7 +663,7 @@ cases! {
             assert_eq!(receive(&mut registry, wire(&data)), Ok(delivered(&[data])));
             // A binary payload is a slice of the buffer the carrier delivered, not a copy.
             let buffer = Bytes::from(raw("media", 2, true, &[1, 2, 3]));
-            let mut delivery = registry.receive(buffer.clone()).expect("routed");
+            let mut delivery = registry.receive(buffer.clone(), 0).expect("routed");
             let Some(Ok(DeliveredFrame { channel, seq: 2, body: DeliveredBody::Binary(payload) })) = delivery.next() else {
                 panic!("one binary frame");
             };
@@ -621,8 +678,8 @@ cases! {
         }
 
         fn receive_refuses_unroutable_frames_with_a_stated_error() {
-            let mut registry = Registry::new();
-            registry.register(descriptor("text", &["msg"], None)).expect("registers");
+            let mut registry: Registry = refusing();
+            anchored(&mut registry, descriptor("text", &["msg"], None));
             let refusal = |registry: &mut Registry, bytes: Vec<u8>| receive(registry, bytes).expect_err("refused");
             let cases: Vec<(Vec<u8>, ChannelRefusal, &str)> = vec![
                 (
@@ -679,7 +736,7 @@ cases! {
 
         fn receive_reassembles_whatever_the_delivery_order() {
             let mut registry = PayloadChannelRegistry::<8>::new();
-            let media = registry.register(descriptor("media", &["meta", "end"], Some(true))).expect("registers");
+            let media = anchored(&mut registry, descriptor("media", &["meta", "end"], Some(true)));
             let frames = [
                 event("media", 0, "meta", r#"{"parts":3}"#),
                 binary("media", 1, b"one"),
@@ -695,7 +752,7 @@ cases! {
             }
             assert_eq!(by_receive, vec![vec![], vec![], vec![], vec![], vec![0, 1, 2, 3, 4]]);
             let mut registry = Registry::new();
-            registry.register(descriptor("media", &["meta", "end"], Some(true))).expect("registers");
+            anchored(&mut registry, descriptor("media", &["meta", "end"], Some(true)));
             let mut all = Vec::new();
             for index in [1, 0, 3, 2, 4] {
                 all.extend(receive(&mut registry, wire(&frames[index])).expect("inside the window"));
@@ -705,7 +762,7 @@ cases! {
 
         fn closing_stops_delivery_and_hands_back_held_frames() {
             let mut registry = Registry::new();
-            let c = registry.register(descriptor("c", &["e"], Some(true))).expect("registers");
+            let c = anchored(&mut registry, descriptor("c", &["e"], Some(true)));
             let held = [binary("c", 2, &[2]), event("c", 1, "e", "1")];
             for frame in &held {
                 assert_eq!(receive(&mut registry, wire(frame)), Ok(vec![]));
@@ -749,7 +806,7 @@ cases! {
         }
 
         fn the_header_decides_and_a_bad_body_is_refused_only_at_delivery() {
-            let mut registry = Registry::new();
+            let mut registry: Registry = refusing();
             let text = registry.register(descriptor("text", &["msg"], None)).expect("registers");
             let bad = b"{not JSON";
             let sequence = |refusal| ChannelRefusal::Sequence { channel: name("text"), refusal };
@@ -767,8 +824,8 @@ cases! {
             let items = receive(&mut registry, wire(&event("text", 1, "other", "1"))).expect("routed");
             let undeclared = UndeclaredFrame::Event { channel: name("text"), event: s("other") };
             let expected = vec![
-                Err(RefusedDelivery { seq: 1, refusal: ChannelRefusal::Undeclared(undeclared) }),
-                Err(RefusedDelivery { seq: 2, refusal: ChannelRefusal::Malformed(ChannelFrameError::MalformedJsonBody) }),
+                refused_item(1, ChannelRefusal::Undeclared(undeclared)),
+                refused_item(2, ChannelRefusal::Malformed(ChannelFrameError::MalformedJsonBody)),
             ];
             assert_eq!(items, expected);
             let words: Vec<String> = items.iter().map(|item| format!("{}", item.as_ref().expect_err("refused"))).collect();
@@ -831,21 +888,547 @@ cases! {
 
         fn frames_not_taken_stay_ready_for_the_next_delivery() {
             let mut registry = Registry::new();
-            let c = registry.register(descriptor("c", &["e"], Some(true))).expect("registers");
+            let c = anchored(&mut registry, descriptor("c", &["e"], Some(true)));
             assert_eq!(receive(&mut registry, wire(&binary("c", 1, &[1]))), Ok(vec![]));
-            let _untaken = registry.receive(wire(&binary("c", 0, &[0]))).expect("routed");
+            let _untaken = registry.receive(wire(&binary("c", 0, &[0])), 0).expect("routed");
             assert_eq!(registry.held(&c), Ok(2), "ready, not taken");
             let ready: Vec<Item> = registry.ready(&c).expect("open").map(|item| item.map(DeliveredFrame::into_frame)).collect();
             assert_eq!(ready, delivered(&[binary("c", 0, &[0]), binary("c", 1, &[1])]));
             assert_eq!(registry.ready(&c).map(Iterator::count), Ok(0));
             // Taken one at a time: the rest comes first in the next delivery.
             assert_eq!(receive(&mut registry, wire(&binary("c", 3, &[3]))), Ok(vec![]));
-            let mut delivery = registry.receive(wire(&binary("c", 2, &[2]))).expect("routed");
+            let mut delivery = registry.receive(wire(&binary("c", 2, &[2])), 0).expect("routed");
             assert_eq!(delivery.next().map(|item| item.map(|frame| frame.seq)), Some(Ok(2)));
             let next = receive(&mut registry, wire(&binary("c", 4, &[4]))).expect("routed");
             assert_eq!(seqs(&next), vec![3, 4]);
             registry.close(c.clone()).expect("open");
             assert!(registry.ready(&c).is_err(), "closed");
         }
+    }
+
+    mod gaps {
+        fn an_unanchored_reassembler_takes_its_first_seq_as_the_base() {
+            let mut window = ChannelReassembler::<u32, 4>::unanchored();
+            assert!(!window.is_anchored());
+            assert_eq!(window.expected(), None, "no position yet");
+            assert_eq!(window.pop(), None);
+            assert_eq!(window.waiting().count(), 0);
+            assert_eq!(format!("{window:?}"), "ChannelReassembler { anchored: false, expected: None, held: 0, capacity: 4 }");
+            window.skip_to(9);
+            assert!(!window.is_anchored(), "a skip sets no base");
+            window.push(7, 70).expect("any first seq is taken");
+            assert!(window.is_anchored());
+            assert_eq!(popped(&mut window), Some(70));
+            assert_eq!(window.expected(), Some(8));
+            let refused = window.push(6, 60).expect_err("below the base");
+            assert_eq!(refused.refusal, SequenceRefusal::Stale { seq: 6 });
+            assert!(ChannelReassembler::<u32, 4>::unanchored().into_held().is_empty());
+            // Even u32::MAX as the first seq: it is handed out and nothing follows it.
+            let mut last = ChannelReassembler::<u32, 2>::unanchored();
+            last.push(u32::MAX, 1).expect("taken");
+            assert_eq!(popped(&mut last), Some(1));
+            assert_eq!(last.push(0, 0).map_err(|refused| refused.refusal), Err(SequenceRefusal::Stale { seq: 0 }));
+        }
+
+        fn a_reassembler_skips_ahead_and_reports_the_seqs_it_gave_up() {
+            let mut window = ChannelReassembler::<u32, 4>::new();
+            window.push(1, 1).expect("inside");
+            window.push(2, 2).expect("inside");
+            // Refused as before unless asked to skip.
+            let refused = window.push(5, 5).expect_err("beyond");
+            assert_eq!(refused.refusal, SequenceRefusal::BeyondWindow { seq: 5, expected: 0, capacity: 4 });
+            window.push_with(5, 5, WindowFull::SkipAhead).expect("skips ahead");
+            assert_eq!(window.len(), 3);
+            assert_eq!(window.push_with(5, 5, WindowFull::SkipAhead).map_err(|r| r.refusal), Err(SequenceRefusal::Duplicate { seq: 5 }));
+            assert_eq!(window.push_with(0, 0, WindowFull::SkipAhead).map_err(|r| r.refusal), Err(SequenceRefusal::Stale { seq: 0 }), "given up");
+            let out: Vec<Reassembled<u32>> = core::iter::from_fn(|| window.pop()).collect();
+            assert_eq!(out, vec![Reassembled::Gap(SequenceGap { first: 0, count: 1 }), Reassembled::Item(1), Reassembled::Item(2)]);
+            assert_eq!(window.expected(), Some(3));
+            assert_eq!(window.waiting().map(|(seq, item)| (seq, *item)).collect::<Vec<_>>(), vec![(5, 5)]);
+            // A jump far ahead: the gap runs up to where the new seq fits, split by held items.
+            window.push(3, 3).expect("inside");
+            assert_eq!(window.push_with(100, 100, WindowFull::SkipAhead), Ok(()));
+            let out: Vec<Reassembled<u32>> = core::iter::from_fn(|| window.pop()).collect();
+            assert_eq!(
+                out,
+                vec![
+                    Reassembled::Item(3),
+                    Reassembled::Gap(SequenceGap { first: 4, count: 1 }),
+                    Reassembled::Item(5),
+                    Reassembled::Gap(SequenceGap { first: 6, count: 91 }),
+                ]
+            );
+            assert_eq!(window.expected(), Some(97));
+            assert_eq!(window.len(), 1, "100 waits for 97 to 99");
+            // skip_to gives up the seqs before it, as gaps, in order.
+            window.skip_to(99);
+            window.skip_to(50);
+            let out: Vec<Reassembled<u32>> = core::iter::from_fn(|| window.pop()).collect();
+            assert_eq!(out, vec![Reassembled::Gap(SequenceGap { first: 97, count: 2 })], "100 still waits for 99");
+            window.skip_to(101);
+            let out: Vec<Reassembled<u32>> = core::iter::from_fn(|| window.pop()).collect();
+            assert_eq!(out, vec![Reassembled::Gap(SequenceGap { first: 99, count: 1 }), Reassembled::Item(100)]);
+            assert!(window.is_empty());
+        }
+
+        fn a_full_window_of_ready_items_is_refused_even_when_skipping() {
+            let mut window = ChannelReassembler::<u32, 2>::new();
+            window.push(0, 0).expect("expected");
+            window.push(1, 1).expect("inside");
+            let refused = window.push_with(2, 2, WindowFull::SkipAhead).expect_err("N items held");
+            assert_eq!(refused, ReassemblyRefused { refusal: SequenceRefusal::BeyondWindow { seq: 2, expected: 0, capacity: 2 }, item: 2 });
+            // One skip ahead at a time: a second one waits for the first to be handed out.
+            let mut window = ChannelReassembler::<u32, 2>::new();
+            window.push(1, 1).expect("inside");
+            window.push_with(5, 5, WindowFull::SkipAhead).expect("skips");
+            assert_eq!(window.len(), 2);
+            assert!(window.push_with(9, 9, WindowFull::SkipAhead).is_err(), "the window is full");
+            assert_eq!(window.into_held(), vec![1, 5], "the parked item comes back too");
+        }
+
+        fn a_fresh_channel_delivers_its_first_frame_whatever_its_seq() {
+            let mut registry = Registry::new();
+            let c = registry.register(descriptor("c", &["e"], Some(true))).expect("registers");
+            // The TypeScript peer numbered frames while no one listened: its first one here is 2.
+            let first = binary("c", 2, &[2]);
+            assert_eq!(receive(&mut registry, wire(&first)), Ok(delivered(core::slice::from_ref(&first))));
+            assert_eq!(registry.held(&c), Ok(0), "not held");
+            let next = event("c", 3, "e", "3");
+            assert_eq!(receive(&mut registry, wire(&next)), Ok(delivered(core::slice::from_ref(&next))));
+            let stale = |seq| ChannelRefusal::Sequence { channel: name("c"), refusal: SequenceRefusal::Stale { seq } };
+            assert_eq!(receive(&mut registry, wire(&first)), Err(stale(2)), "a repeat");
+            assert_eq!(receive(&mut registry, wire(&binary("c", 1, &[1]))), Err(stale(1)), "before the base");
+            assert_eq!(receive(&mut registry, wire(&binary("c", 5, &[5]))), Ok(vec![]), "anchored: 5 waits for 4");
+            assert_eq!(registry.held(&c), Ok(1));
+            // A refused first frame sets no base: an undeclared binary frame on a text channel.
+            let t = registry.register(descriptor("t", &["e"], None)).expect("registers");
+            let undeclared = ChannelRefusal::Undeclared(UndeclaredFrame::Binary { channel: name("t") });
+            assert_eq!(receive(&mut registry, wire(&binary("t", 9, &[]))), Err(undeclared));
+            let then = event("t", 40, "e", "1");
+            assert_eq!(receive(&mut registry, wire(&then)), Ok(delivered(&[then])));
+            assert_eq!(registry.held(&t), Ok(0));
+            // Its outbound sequence starts at 0 all the same.
+            assert_eq!(registry.send_binary_into(&c, &[], &mut Vec::new()), Ok(0));
+        }
+
+        fn a_resumed_channel_still_holds_a_frame_ahead_of_its_position() {
+            let mut registry = Registry::new();
+            let resume = ChannelResumePoint { next_send: 0, next_receive: 5 };
+            let c = registry.register_resuming(descriptor("c", &["e"], Some(true)), resume).expect("registers");
+            assert_eq!(receive(&mut registry, wire(&binary("c", 7, &[7]))), Ok(vec![]), "held");
+            assert_eq!(registry.held(&c), Ok(1));
+            let stale = receive(&mut registry, wire(&binary("c", 4, &[4])));
+            assert_eq!(stale, Err(ChannelRefusal::Sequence { channel: name("c"), refusal: SequenceRefusal::Stale { seq: 4 } }));
+            assert_eq!(receive(&mut registry, wire(&binary("c", 5, &[5]))).map(|items| seqs(&items)), Ok(vec![5]));
+            assert_eq!(receive(&mut registry, wire(&binary("c", 6, &[6]))).map(|items| seqs(&items)), Ok(vec![6, 7]));
+        }
+
+        fn rebase_after_a_reconnect_takes_the_next_frame_as_the_base() {
+            let mut registry = Registry::new();
+            let c = registry.register(descriptor("c", &["e"], Some(true))).expect("registers");
+            assert_eq!(receive(&mut registry, wire(&binary("c", 0, &[0]))).map(|items| seqs(&items)), Ok(vec![0]));
+            assert_eq!(registry.send_binary_into(&c, &[], &mut Vec::new()), Ok(0));
+            let held = event("c", 2, "e", "2");
+            assert_eq!(receive(&mut registry, wire(&held)), Ok(vec![]), "waits for 1");
+            // The carrier reconnected: what was held comes back, as a close hands it back.
+            assert_eq!(registry.rebase(&c), Ok(delivered(&[held])));
+            assert_eq!(registry.held(&c), Ok(0));
+            assert_eq!(registry.rebase(&c), Ok(vec![]), "nothing held, still fine");
+            // The peer went on numbering: its first frame on the new carrier is 40.
+            let after = binary("c", 40, &[40]);
+            assert_eq!(receive(&mut registry, wire(&after)), Ok(delivered(core::slice::from_ref(&after))));
+            assert_eq!(receive(&mut registry, wire(&binary("c", 41, &[41]))).map(|items| seqs(&items)), Ok(vec![41]));
+            // Or it restarted lower: a rebase takes that too.
+            registry.rebase(&c).expect("open");
+            assert_eq!(receive(&mut registry, wire(&binary("c", 3, &[3]))).map(|items| seqs(&items)), Ok(vec![3]));
+            // The outbound sequence went on.
+            assert_eq!(registry.send_binary_into(&c, &[], &mut Vec::new()), Ok(1));
+            // A channel that received seq u32::MAX refuses every seq until a rebase.
+            let resume = ChannelResumePoint { next_send: 0, next_receive: u32::MAX };
+            let m = registry.register_resuming(descriptor("m", &["e"], Some(true)), resume).expect("registers");
+            assert_eq!(receive(&mut registry, wire(&binary("m", u32::MAX, &[]))).map(|items| seqs(&items)), Ok(vec![u32::MAX]));
+            let exhausted = receive(&mut registry, wire(&binary("m", 0, &[])));
+            assert_eq!(exhausted, Err(ChannelRefusal::Sequence { channel: name("m"), refusal: SequenceRefusal::Stale { seq: 0 } }));
+            registry.rebase(&m).expect("open");
+            assert_eq!(receive(&mut registry, wire(&binary("m", 0, &[]))).map(|items| seqs(&items)), Ok(vec![0]));
+            // A resumed channel can be rebased too; a closed handle cannot.
+            let resume = ChannelResumePoint { next_send: 0, next_receive: 100 };
+            let r = registry.register_resuming(descriptor("r", &["e"], Some(true)), resume).expect("registers");
+            registry.rebase(&r).expect("open");
+            assert_eq!(receive(&mut registry, wire(&binary("r", 7, &[7]))).map(|items| seqs(&items)), Ok(vec![7]));
+            registry.close(r.clone()).expect("open");
+            assert_eq!(registry.rebase(&r), Err(ChannelClosed { channel: name("r") }));
+            // A bad body held at a rebase comes back as a refused delivery, its words kept.
+            let bad = raw("c", 5, false, b"{oops");
+            assert_eq!(receive(&mut registry, bad), Ok(vec![]));
+            let malformed = RefusedDelivery { seq: 5, refusal: ChannelRefusal::Malformed(ChannelFrameError::MalformedJsonBody) };
+            assert_eq!(registry.rebase(&c), Ok(vec![Err(malformed)]));
+        }
+
+        fn a_full_window_skips_ahead_with_a_gap() {
+            let mut registry = Registry::new();
+            assert_eq!(registry.gap_policy(), GapPolicy::default());
+            assert_eq!(GapPolicy::default(), GapPolicy::new());
+            assert_eq!(GapPolicy::new().window_full, WindowFull::SkipAhead, "never stalls by default");
+            assert_eq!(GapPolicy::new().deadline_ms, None, "no deadline by default");
+            let c = anchored(&mut registry, descriptor("c", &["e"], Some(true)));
+            for seq in [1, 2] {
+                assert_eq!(receive(&mut registry, wire(&binary("c", seq, &[]))), Ok(vec![]));
+            }
+            // Seq 5 is 4 (PENDING) ahead of 0: seq 0 is given up, 1 and 2 come out, 5 waits.
+            let items = receive(&mut registry, wire(&binary("c", 5, &[5]))).expect("taken");
+            assert_eq!(items, vec![gap("c", 0, 1), Ok(binary("c", 1, &[])), Ok(binary("c", 2, &[]))]);
+            assert_eq!(registry.held(&c), Ok(1));
+            // The late frame for the skipped seq is stale, in the usual words.
+            let late = receive(&mut registry, wire(&binary("c", 0, &[0]))).expect_err("given up");
+            assert_eq!(late, ChannelRefusal::Sequence { channel: name("c"), refusal: SequenceRefusal::Stale { seq: 0 } });
+            assert_eq!(format!("{late}"), "Channel \"c\": seq 0 was already delivered");
+            assert_eq!(receive(&mut registry, wire(&binary("c", 3, &[3]))).map(|items| seqs(&items)), Ok(vec![3]));
+            assert_eq!(receive(&mut registry, wire(&binary("c", 4, &[4]))).map(|items| seqs(&items)), Ok(vec![4, 5]));
+            // The gap in words, for a log or the peer.
+            let Err(NotDelivered::Gap(gap)) = &items[0] else { panic!("a gap first") };
+            assert_eq!(format!("{gap}"), "Channel \"c\": 1 frame(s) from seq 0 never arrived");
+            let words = r#"Channel "c": 1 frame(s) from seq 0 never arrived"#;
+            let answer = items[0].as_ref().expect_err("a gap").to_receive_result();
+            assert_eq!(answer, ChannelReceiveResult::Refused { error: s(words) });
+            assert_eq!(items[0].as_ref().expect_err("a gap").to_protocol_error(), ProtocolErrorMessage::new(s(words)));
+            // Under WindowFull::Refuse the same frame is refused and nothing changes.
+            let mut strict: Registry = refusing();
+            let c = anchored(&mut strict, descriptor("c", &["e"], Some(true)));
+            assert_eq!(receive(&mut strict, wire(&binary("c", 1, &[]))), Ok(vec![]));
+            let beyond = receive(&mut strict, wire(&binary("c", 5, &[5]))).expect_err("refused");
+            assert_eq!(beyond, ChannelRefusal::Sequence { channel: name("c"), refusal: SequenceRefusal::BeyondWindow { seq: 5, expected: 0, capacity: 4 } });
+            assert_eq!(strict.held(&c), Ok(1));
+            // A window full of frames ready but not taken is refused even when skipping.
+            let mut registry = PayloadChannelRegistry::<2>::new();
+            let c = anchored(&mut registry, descriptor("c", &["e"], Some(true)));
+            for seq in [0, 1] {
+                let _untaken = registry.receive(wire(&binary("c", seq, &[])), 0).expect("routed");
+            }
+            let full = receive(&mut registry, wire(&binary("c", 2, &[])));
+            assert_eq!(full, Err(ChannelRefusal::Sequence { channel: name("c"), refusal: SequenceRefusal::BeyondWindow { seq: 2, expected: 0, capacity: 2 } }));
+            assert_eq!(registry.ready(&c).map(Iterator::count), Ok(2));
+        }
+
+        fn a_frame_waits_until_the_deadline_and_not_after() {
+            let policy = GapPolicy::new().with_deadline_ms(100);
+            assert_eq!(policy.deadline_ms, Some(100));
+            let mut registry = Registry::new().with_gap_policy(policy);
+            let c = registry.register(descriptor("c", &["e"], Some(true))).expect("registers");
+            let d = registry.register(descriptor("d", &["e"], Some(true))).expect("registers");
+            assert_eq!(registry.next_deadline(), None, "nothing waits");
+            assert_eq!(receive_at(&mut registry, wire(&binary("c", 0, &[])), 0).map(|items| seqs(&items)), Ok(vec![0]));
+            assert_eq!(receive_at(&mut registry, wire(&binary("c", 2, &[2])), 10), Ok(vec![]));
+            assert_eq!(registry.deadline(&c), Ok(Some(110)));
+            assert_eq!(registry.deadline(&d), Ok(None));
+            assert_eq!(registry.next_deadline(), Some(110));
+            // Not before the deadline: nothing moves.
+            let expire = |registry: &mut Registry, channel: &PayloadChannel, now_ms| -> Vec<Item> {
+                let delivery = registry.expire(channel, now_ms).expect("open");
+                delivery.map(|item| item.map(DeliveredFrame::into_frame)).collect()
+            };
+            assert_eq!(expire(&mut registry, &c, 109), vec![]);
+            assert_eq!(registry.expired(109).count(), 0);
+            assert_eq!(registry.held(&c), Ok(1));
+            // At the deadline: seq 1 is given up and 2 comes out behind its gap.
+            assert_eq!(registry.expired(110).collect::<Vec<_>>(), vec![c.clone()]);
+            assert_eq!(expire(&mut registry, &c, 110), vec![gap("c", 1, 1), Ok(binary("c", 2, &[2]))]);
+            assert_eq!(registry.held(&c), Ok(0));
+            assert_eq!(registry.next_deadline(), None);
+            let late = receive_at(&mut registry, wire(&binary("c", 1, &[1])), 111).expect_err("given up");
+            assert_eq!(late, ChannelRefusal::Sequence { channel: name("c"), refusal: SequenceRefusal::Stale { seq: 1 } });
+            // A receive applies the deadline too: 4 waited 150 ms when 6 arrived.
+            assert_eq!(receive_at(&mut registry, wire(&binary("c", 4, &[4])), 200), Ok(vec![]));
+            let items = receive_at(&mut registry, wire(&binary("c", 6, &[6])), 350).expect("routed");
+            assert_eq!(items, vec![gap("c", 3, 1), Ok(binary("c", 4, &[4]))]);
+            assert_eq!(registry.deadline(&c), Ok(Some(450)), "6 waits for 5 from 350 on");
+            // Each frame counts from its own arrival: 4 arrived after 2, so the hole before it waits on.
+            assert_eq!(receive_at(&mut registry, wire(&binary("d", 0, &[])), 400).map(|items| items.len()), Ok(1));
+            assert_eq!(receive_at(&mut registry, wire(&binary("d", 2, &[])), 400), Ok(vec![]));
+            assert_eq!(receive_at(&mut registry, wire(&binary("d", 4, &[])), 440), Ok(vec![]));
+            assert_eq!(registry.next_deadline(), Some(450));
+            assert_eq!(registry.expired(500).count(), 2);
+            assert_eq!(expire(&mut registry, &d, 500).iter().map(|item| item.is_ok()).collect::<Vec<_>>(), vec![false, true]);
+            assert_eq!(registry.deadline(&d), Ok(Some(540)));
+            assert_eq!(expire(&mut registry, &d, 540), vec![gap("d", 3, 1), Ok(binary("d", 4, &[]))]);
+            assert_eq!(expire(&mut registry, &c, u64::MAX), vec![gap("c", 5, 1), Ok(binary("c", 6, &[6]))]);
+            assert_eq!(registry.next_deadline(), None);
+            // A closed handle is refused.
+            registry.close(d.clone()).expect("open");
+            assert!(registry.expire(&d, 0).is_err());
+            assert_eq!(registry.deadline(&d), Err(ChannelClosed { channel: name("d") }));
+        }
+
+        fn without_a_deadline_a_frame_waits_for_ever() {
+            let mut registry = Registry::new();
+            let c = anchored(&mut registry, descriptor("c", &["e"], Some(true)));
+            assert_eq!(receive_at(&mut registry, wire(&binary("c", 1, &[])), 0), Ok(vec![]));
+            assert_eq!(registry.deadline(&c), Ok(None));
+            assert_eq!(registry.next_deadline(), None);
+            assert_eq!(registry.expire(&c, u64::MAX).map(Iterator::count), Ok(0));
+            assert_eq!(registry.held(&c), Ok(1));
+            // A deadline set later counts from the frame's arrival, and saturates at u64::MAX.
+            registry.set_gap_policy(GapPolicy::new().with_deadline_ms(u64::MAX));
+            assert_eq!(registry.deadline(&c), Ok(Some(u64::MAX)));
+            assert_eq!(registry.expire(&c, u64::MAX - 1).map(Iterator::count), Ok(0));
+            assert_eq!(registry.expire(&c, u64::MAX).map(Iterator::count), Ok(2));
+            // A zero deadline gives up a gap at once.
+            registry.set_gap_policy(GapPolicy::new().with_deadline_ms(0));
+            let items = receive_at(&mut registry, wire(&binary("c", 3, &[])), 7).expect("routed");
+            assert_eq!(items, vec![gap("c", 2, 1), Ok(binary("c", 3, &[]))]);
+        }
+
+        fn random_traffic_never_loses_repeats_or_stalls_a_seq() {
+            for seed in 0..gap_rounds() {
+                random_traffic(seed);
+            }
+        }
+    }
+}
+
+// ---- the gap property test: seeded random traffic against the invariants ----------------------
+
+/// Fewer, shorter cases on the Cortex-M3 (64 KiB of RAM, a slow emulator).
+fn gap_rounds() -> u64 {
+    if cfg!(target_os = "none") { 12 } else { 300 }
+}
+
+/// One frame on its way from the peer: the seq it carries and the id of the send that made it
+/// (a duplicate carries the same id).
+#[derive(Clone, Copy, Debug)]
+struct InFlight {
+    seq: u32,
+    id: u32,
+}
+
+/// Runs one seeded case: a peer sends binary frames on one channel (numbered per carrier,
+/// starting anywhere), some lost, some duplicated, some reordered; the carrier reconnects at
+/// arbitrary seqs; time advances and the host calls `expire`. Checks after every step that
+/// every frame is delivered at most once; that the seqs handed on since each (re)connect,
+/// delivered and reported as gaps, are strictly increasing and contiguous; that no more than
+/// `PENDING` frames are held; and, with a deadline, that once `expire` ran nothing has waited it
+/// out and at the end nothing is held.
+fn random_traffic(seed: u64) {
+    const PENDING: usize = 4;
+    let mut rng = Seeded::new(0x5EED_6A95_0000_0000 ^ seed);
+    let deadline = if rng.chance(1, 4) {
+        None
+    } else {
+        Some(rng.below(60))
+    };
+    let window_full = if rng.chance(1, 5) {
+        WindowFull::Refuse
+    } else {
+        WindowFull::SkipAhead
+    };
+    let mut policy = GapPolicy::new().with_window_full(window_full);
+    if let Some(deadline) = deadline {
+        policy = policy.with_deadline_ms(deadline);
+    }
+    let mut registry = PayloadChannelRegistry::<PENDING>::new().with_gap_policy(policy);
+    let c = registry
+        .register(descriptor("c", &["e"], Some(true)))
+        .expect("registers");
+    // The peer's next seq (u64: it may run past u32::MAX, then it sends no more).
+    let start = |rng: &mut Seeded| {
+        if rng.chance(1, 8) {
+            u64::from(u32::MAX) - rng.below(40)
+        } else {
+            rng.below(1_000)
+        }
+    };
+    let mut peer = start(&mut rng);
+    let mut next_id = 0u32;
+    let mut in_flight: Vec<InFlight> = Vec::new();
+    // What the host saw since the last (re)connect: the seq it expects next (None: no base yet).
+    let mut expect: Option<u64> = None;
+    // Ids delivered or handed back; the arrival time of each frame the registry holds, by seq.
+    let mut consumed: Vec<u32> = Vec::new();
+    let mut holding: Vec<(u32, u64)> = Vec::new();
+    let mut now = 0u64;
+    let steps = if cfg!(target_os = "none") { 60 } else { 200 };
+    let context = |step: usize| format!("seed {seed}, step {step}, policy {policy:?}");
+
+    // Takes a delivery's items and checks them against what the host saw.
+    let take = |items: Vec<Result<DeliveredFrame<'_>, NotDelivered>>,
+                expect: &mut Option<u64>,
+                consumed: &mut Vec<u32>,
+                holding: &mut Vec<(u32, u64)>,
+                at: &str| {
+        for item in items {
+            let (first, count) = match item {
+                Ok(frame) => {
+                    let DeliveredBody::Binary(payload) = frame.body else {
+                        panic!("{at}: binary only")
+                    };
+                    let id = u32::from_be_bytes(payload[..4].try_into().expect("an id"));
+                    let seq = u32::from_be_bytes(payload[4..].try_into().expect("a seq"));
+                    assert_eq!(seq, frame.seq, "{at}: the frame's own payload");
+                    assert!(
+                        !consumed.contains(&id),
+                        "{at}: frame {id} (seq {seq}) handed on twice"
+                    );
+                    consumed.push(id);
+                    holding.retain(|(held, _)| *held != frame.seq);
+                    (u64::from(frame.seq), 1)
+                }
+                Err(NotDelivered::Gap(gap)) => {
+                    assert!(expect.is_some(), "{at}: a gap before any base");
+                    assert!(gap.missing_count > 0, "{at}: an empty gap");
+                    (u64::from(gap.first_missing), u64::from(gap.missing_count))
+                }
+                Err(other) => panic!("{at}: {other:?}"),
+            };
+            if let Some(expected) = *expect {
+                assert_eq!(first, expected, "{at}: the seqs handed on skip or repeat");
+            }
+            *expect = Some(first + count);
+        }
+    };
+
+    for step in 0..steps {
+        let at = context(step);
+        match rng.below(12) {
+            // The peer sends; the frame may be lost, duplicated, or overtaken later.
+            0..=4 => {
+                if let Ok(seq) = u32::try_from(peer) {
+                    peer += 1;
+                    let frame = InFlight { seq, id: next_id };
+                    next_id += 1;
+                    if !rng.chance(1, 6) {
+                        in_flight.push(frame);
+                    }
+                    if rng.chance(1, 10) {
+                        in_flight.push(frame);
+                    }
+                }
+            }
+            // The carrier delivers one frame, the oldest or a random one.
+            5..=8 => {
+                if in_flight.is_empty() {
+                    continue;
+                }
+                let index = if rng.chance(1, 3) {
+                    rng.below(in_flight.len() as u64) as usize
+                } else {
+                    0
+                };
+                let frame = in_flight.remove(index);
+                let mut payload = frame.id.to_be_bytes().to_vec();
+                payload.extend_from_slice(&frame.seq.to_be_bytes());
+                let held_before = registry.held(&c).expect("open");
+                match registry.receive(raw("c", frame.seq, true, &payload), now) {
+                    Ok(delivery) => {
+                        holding.push((frame.seq, now));
+                        let items: Vec<_> = delivery.collect();
+                        take(items, &mut expect, &mut consumed, &mut holding, &at);
+                    }
+                    Err(ChannelRefusal::Sequence { refusal, .. }) => match refusal {
+                        SequenceRefusal::Stale { seq } => {
+                            // Every delivery is taken whole, so a seq given up was reported.
+                            let below = expect.is_some_and(|expected| u64::from(seq) < expected);
+                            assert!(below, "{at}: stale {seq}, expecting {expect:?}");
+                            assert!(
+                                !holding.iter().any(|(held, _)| *held == seq),
+                                "{at}: stale {seq} is held"
+                            );
+                        }
+                        SequenceRefusal::Duplicate { seq } => {
+                            assert!(
+                                holding.iter().any(|(held, _)| *held == seq),
+                                "{at}: duplicate {seq} not held"
+                            );
+                        }
+                        SequenceRefusal::BeyondWindow {
+                            seq,
+                            expected,
+                            capacity,
+                        } => {
+                            assert_eq!(capacity, PENDING, "{at}");
+                            assert!(
+                                u64::from(seq) >= u64::from(expected) + PENDING as u64,
+                                "{at}: {seq} fits"
+                            );
+                            assert!(
+                                window_full == WindowFull::Refuse || held_before > 0,
+                                "{at}: skipping refused {seq} with nothing held"
+                            );
+                        }
+                    },
+                    Err(other) => panic!("{at}: refused {other:?}"),
+                }
+            }
+            // Time passes.
+            9 => now += rng.below(40),
+            // The host's timer fires.
+            10 => {
+                let due: Vec<_> = registry.expired(now).collect();
+                assert!(due.is_empty() || due == vec![c.clone()], "{at}");
+                let before = registry.deadline(&c).expect("open");
+                assert_eq!(
+                    due.is_empty(),
+                    before.is_none_or(|deadline| deadline > now),
+                    "{at}: expired vs deadline"
+                );
+                let items: Vec<_> = registry.expire(&c, now).expect("open").collect();
+                take(items, &mut expect, &mut consumed, &mut holding, &at);
+                if let Some(deadline) = deadline {
+                    for (seq, arrived) in &holding {
+                        assert!(
+                            arrived + deadline > now,
+                            "{at}: seq {seq} waited out the deadline"
+                        );
+                    }
+                    let after = registry.deadline(&c).expect("open");
+                    assert!(
+                        after.is_none_or(|next| next > now),
+                        "{at}: a deadline already past: {after:?}"
+                    );
+                } else {
+                    assert_eq!(registry.deadline(&c), Ok(None), "{at}");
+                }
+            }
+            // The carrier reconnects: the peer goes on from an arbitrary seq, nothing in flight
+            // survives, and what was held comes back.
+            _ => {
+                in_flight.clear();
+                for item in registry.rebase(&c).expect("open") {
+                    let frame = item.expect("binary frames are never refused");
+                    let ChannelFrame::Binary(frame) = frame else {
+                        panic!("{at}: binary only")
+                    };
+                    let id = u32::from_be_bytes(frame.payload[..4].try_into().expect("an id"));
+                    assert!(
+                        !consumed.contains(&id),
+                        "{at}: frame {id} handed back twice"
+                    );
+                    consumed.push(id);
+                }
+                holding.clear();
+                expect = None;
+                peer = if rng.chance(1, 2) {
+                    peer + rng.below(50)
+                } else {
+                    start(&mut rng)
+                };
+            }
+        }
+        let held = registry.held(&c).expect("open");
+        assert!(held <= PENDING, "{at}: {held} held");
+        assert_eq!(held, holding.len(), "{at}: held frames");
+    }
+    // In the end, with a deadline, one expire after it hands everything on.
+    if let Some(deadline) = deadline {
+        now += deadline;
+        let items: Vec<_> = registry.expire(&c, now).expect("open").collect();
+        take(
+            items,
+            &mut expect,
+            &mut consumed,
+            &mut holding,
+            &context(steps),
+        );
+        assert_eq!(registry.held(&c), Ok(0), "seed {seed}: held for ever");
+        assert_eq!(registry.next_deadline(), None, "seed {seed}");
     }
 }

@@ -9,7 +9,7 @@
 //! | [`LifecycleGuard`] | the attach/start/stop state machine every adapter embeds |
 //! | [`TransportRegistry`] | bound adapters, start-all with rollback, the two waits, stop-all |
 //! | [`InMemoryService`], [`InMemoryRunner`] | the reference adapters that pass `transport::testing` |
-//! | [`PayloadChannelRegistry`] | payload channels: declared names and events, one sequence per channel, every unroutable frame a typed refusal |
+//! | [`PayloadChannelRegistry`] | payload channels: declared names and events, one sequence per channel, every unroutable frame a typed refusal, every missing frame a typed gap |
 //! | [`ChannelReassembler`] | restores frame order whatever the delivery order, within a const window |
 //! | [`encode_channel_frame_into`], [`decode_header`], [`decode_channel_frame`] | the `RBF` byte codec of channel frames, the header read apart from the body |
 //! | [`resolve_admission`], [`mint_transport_token`], [`resolve_stated_admission`] | admission resolution, tokens minted from the host's RNG, or no RNG when the token is given |
@@ -60,10 +60,11 @@ pub use admission::{
 };
 pub use channels::{
     Bytes, CHANNEL_FRAME_MAGIC, CHANNEL_FRAME_VERSION, ChannelClosed, ChannelDelivery,
-    ChannelFrameError, ChannelFrameHeader, ChannelReassembler, ChannelRefusal,
+    ChannelFrameError, ChannelFrameHeader, ChannelGap, ChannelReassembler, ChannelRefusal,
     ChannelRegisterError, ChannelResumePoint, ChannelSendError, DeliveredBody, DeliveredFrame,
-    PayloadChannel, PayloadChannelRegistry, ReassemblyRefused, RefusedDelivery, SequenceRefusal,
-    UndeclaredFrame, decode_channel_frame, decode_event_body, decode_header, encode_channel_frame,
+    GapPolicy, NotDelivered, PayloadChannel, PayloadChannelRegistry, Reassembled,
+    ReassemblyRefused, RefusedDelivery, SequenceGap, SequenceRefusal, UndeclaredFrame, WindowFull,
+    decode_channel_frame, decode_event_body, decode_header, encode_channel_frame,
     encode_channel_frame_into, is_channel_frame,
 };
 pub use lifecycle::{

@@ -12,7 +12,7 @@ use alloc::vec::Vec;
 
 use agent_interface::agent_core::Value;
 use agent_interface::runtime::transport::{
-    Bytes, PayloadChannelRegistry, RefusedDelivery, encode_channel_frame_into,
+    Bytes, NotDelivered, PayloadChannelRegistry, encode_channel_frame_into,
 };
 use agent_interface::transport::{ChannelDescriptor, ChannelName, ChannelReceiveResult};
 
@@ -40,14 +40,14 @@ pub fn run(input: &[u8]) -> u32 {
         let start = rest + 2;
         let end = (start + usize::from(u16::from_be_bytes([hi, lo]))).min(input.len());
         rest = end;
-        let delivery = match registry.receive(input.slice(start..end)) {
+        let delivery = match registry.receive(input.slice(start..end), 0) {
             Ok(delivery) => delivery,
             Err(refusal) => return refused(refusal.to_receive_result()),
         };
         for item in delivery {
             let frame = match item {
                 Ok(frame) => frame,
-                Err(refusal) => return refused(RefusedDelivery::to_receive_result(&refusal)),
+                Err(refusal) => return refused(NotDelivered::to_receive_result(&refusal)),
             };
             seqs.push(frame.seq);
             encode_channel_frame_into(&frame.into_frame(), &mut out);

@@ -6,8 +6,9 @@
 //! |---|---|
 //! | [`encode_channel_frame_into`], [`decode_header`], [`decode_event_body`], [`is_channel_frame`] | frames as bytes, exactly as the reference encodes them; the header read apart from the body |
 //! | [`encode_channel_frame`], [`decode_channel_frame`] | the same for whole frames, as owned values |
-//! | [`ChannelReassembler`] | order restored whatever the delivery order, at most `N` items held |
+//! | [`ChannelReassembler`] | order restored whatever the delivery order, at most `N` items held, seqs given up reported as gaps |
 //! | [`PayloadChannelRegistry`] | declared channels, outbound seqs, inbound routing and reassembly |
+//! | [`GapPolicy`], [`ChannelGap`] | what a channel does about a frame that never comes, and the typed gap it reports |
 //!
 //! Sans-IO, in the manner of quinn-proto: the registry never touches a carrier. A send writes
 //! the frame's bytes into a buffer of the host's ([`PayloadChannelRegistry::send_binary_into`],
@@ -31,8 +32,8 @@
 //!   later under the same name (each registration has its own serial);
 //! * an inbound channel name that is not UTF-8 is refused
 //!   ([`ChannelFrameError::ChannelNameNotUtf8`]), never routed as U+FFFD, and inbound seqs are
-//!   checked: a channel delivers seq 0, 1, 2, … in order; a stale, duplicate or beyond-window
-//!   seq is a [`ChannelRefusal::Sequence`];
+//!   checked: a channel delivers its seqs in order from the first one it receives (or from its
+//!   resume point); a stale, duplicate or beyond-window seq is a [`ChannelRefusal::Sequence`];
 //! * the header decides routing and the body is read at delivery: refusals come in the order
 //!   malformed header, unknown channel, undeclared binary, seq (stale, duplicate, beyond the
 //!   window), then, when the frame's turn comes, malformed event body and undeclared event. So a
@@ -44,13 +45,28 @@
 //!
 //! * Sequence numbers are `u32` (the wire's) and never wrap: after seq `u32::MAX` a channel
 //!   refuses to send ([`ChannelSendError::SequenceExhausted`]) and refuses every inbound frame
-//!   as stale; closing and registering it again restarts both at 0.
+//!   as stale (until a [`rebase`](PayloadChannelRegistry::rebase)); closing and registering it
+//!   again restarts the outbound sequence at 0 and takes the next inbound frame as the base.
 //!   [`PayloadChannelRegistry::register_resuming`] starts both sequences elsewhere.
 //! * The reassembly window is a count of frames, the const `PENDING`; bytes are bounded by the
 //!   carrier's largest message, so a channel holds at most `PENDING` such frames.
 //! * A descriptor that declares the event name `""` is refused at registration: the decoder
 //!   refuses such frames, so the channel could never deliver that event.
 //! * Closing a channel hands back the inbound frames it held ahead of a gap.
+//! * Late join and reconnect: the TypeScript peer numbers frames per carrier, not per
+//!   connection, and goes on numbering while no peer is connected. So a channel
+//!   [`register`](PayloadChannelRegistry::register)ed afresh is unanchored: its first inbound
+//!   frame is delivered whatever its seq and sets the base.
+//!   [`rebase`](PayloadChannelRegistry::rebase) makes an open channel unanchored again when the
+//!   host's carrier reconnects (handing back what it held, as a close does), and
+//!   [`register_resuming`](PayloadChannelRegistry::register_resuming) keeps a known position.
+//! * A frame that never comes is a typed [`ChannelGap`] in the delivery, never an eternal hold:
+//!   under the registry's [`GapPolicy`] a frame `PENDING` or more ahead skips the window ahead
+//!   (the default; [`WindowFull::Refuse`] refuses it as before), and with a deadline a frame
+//!   that waited that long gives up the seqs before it. Time is the host's `now_ms`, passed to
+//!   [`receive`](PayloadChannelRegistry::receive) and
+//!   [`expire`](PayloadChannelRegistry::expire); [`next_deadline`](PayloadChannelRegistry::next_deadline)
+//!   says when to call `expire` (docs/decisions/transport-runtime.md).
 
 mod frame;
 mod js_json;
@@ -66,9 +82,11 @@ pub use frame::{
     decode_channel_frame, decode_event_body, decode_header, encode_channel_frame,
     encode_channel_frame_into, is_channel_frame,
 };
-pub use reassembler::{ChannelReassembler, ReassemblyRefused, SequenceRefusal};
+pub use reassembler::{
+    ChannelReassembler, Reassembled, ReassemblyRefused, SequenceGap, SequenceRefusal, WindowFull,
+};
 pub use registry::{
-    ChannelClosed, ChannelDelivery, ChannelRefusal, ChannelRegisterError, ChannelResumePoint,
-    ChannelSendError, DeliveredBody, DeliveredFrame, PayloadChannel, PayloadChannelRegistry,
-    RefusedDelivery, UndeclaredFrame,
+    ChannelClosed, ChannelDelivery, ChannelGap, ChannelRefusal, ChannelRegisterError,
+    ChannelResumePoint, ChannelSendError, DeliveredBody, DeliveredFrame, GapPolicy, NotDelivered,
+    PayloadChannel, PayloadChannelRegistry, RefusedDelivery, UndeclaredFrame,
 };

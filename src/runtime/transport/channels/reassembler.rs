@@ -1,4 +1,5 @@
-//! Restores sequence order whatever the delivery order, holding at most `N` items.
+//! Restores sequence order whatever the delivery order, holding at most `N` items, and reports
+//! the seqs it stops waiting for as gaps.
 
 use alloc::vec::Vec;
 use core::fmt;
@@ -9,7 +10,8 @@ use heapless::Deque;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum SequenceRefusal {
-    /// The seq was already handed out (a repeat of a delivered item, or older still).
+    /// The seq was already handed out (a repeat of a delivered item, or older still), or it was
+    /// given up as part of a gap.
     #[error("seq {seq} was already delivered")]
     Stale {
         /// The refused seq.
@@ -46,21 +48,78 @@ pub struct ReassemblyRefused<T> {
     pub item: T,
 }
 
+/// What [`ChannelReassembler::push_with`] does with a seq `N` or more ahead of the one
+/// expected (the window is full: the seqs before it cannot all be waited for).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
+pub enum WindowFull {
+    /// Stop waiting for just enough of the oldest seqs for the new one to fit: the held ones
+    /// among them are handed out, the missing ones reported as a [`SequenceGap`], and the new
+    /// item is taken. A channel never stalls on a frame that never comes. Refused as
+    /// [`SequenceRefusal::BeyondWindow`] only when the reassembler already holds `N` items.
+    #[default]
+    SkipAhead,
+    /// Refuse the new item as [`SequenceRefusal::BeyondWindow`] and keep waiting.
+    Refuse,
+}
+
+/// A run of seqs a [`ChannelReassembler`] stopped waiting for: none of them was ever pushed,
+/// and from now on each is refused as [`SequenceRefusal::Stale`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct SequenceGap {
+    /// The first missing seq.
+    pub first: u32,
+    /// How many seqs are missing from `first` on (at least 1).
+    pub count: u32,
+}
+
+/// What [`ChannelReassembler::pop`] hands out next, in sequence order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Reassembled<T> {
+    /// The item with the expected seq.
+    Item(T),
+    /// Seqs that will never be handed out (see [`ChannelReassembler::skip_to`]).
+    Gap(SequenceGap),
+}
+
 /// Puts items numbered by a `u32` seq back in order: [`push`](Self::push) takes them in any
-/// order, [`pop`](Self::pop) hands them out strictly by seq, without gaps.
+/// order, [`pop`](Self::pop) hands them out strictly by seq. A seq is never skipped silently:
+/// the ones given up ([`skip_to`](Self::skip_to), or a full window under
+/// [`WindowFull::SkipAhead`]) come out of `pop` as a [`Reassembled::Gap`] in their place.
+///
+/// A reassembler is either anchored (it expects a known seq) or unanchored
+/// ([`unanchored`](Self::unanchored)): then it holds nothing and the first item pushed, whatever
+/// its seq, sets where the sequence starts.
 ///
 /// Memory is bounded by the const capacity `N`: it holds only items whose seq lies in the
-/// window `expected .. expected + N`, in `N` slots held inline. Anything else is refused and
-/// handed back: a seq below the window (stale), one already held (duplicate), one beyond it. `N`
+/// window `expected .. expected + N`, in `N` slots held inline, and never more than `N` items
+/// ([`len`](Self::len)). Anything else is refused and handed back: a seq below the window or
+/// given up (stale), one already held (duplicate), one beyond it (unless skipped ahead to). `N`
 /// must be at least 1 (checked at compile time).
 ///
 /// Sequence numbers never wrap: once seq `u32::MAX` has been handed out, every seq is stale and
 /// [`expected`](Self::expected) is `None`.
 pub struct ChannelReassembler<T, const N: usize> {
+    /// `None` while unanchored: no position is known and nothing can be held.
+    window: Option<Window<T, N>>,
+}
+
+/// An anchored reassembler's state.
+struct Window<T, const N: usize> {
     /// The next seq to hand out; `2^32` once `u32::MAX` was handed out.
     next: u64,
-    /// Seq `next + k` waits in `window[k]`; the window reaches as far as the furthest item held.
-    window: Deque<Option<T>, N>,
+    /// Seqs below it that are missing are handed out as gaps, not waited for (`<= next` when
+    /// nothing is given up).
+    release: u64,
+    /// Seq `next + k` waits in `slots[k]`; the slots reach as far as the furthest item held.
+    slots: Deque<Option<T>, N>,
+    /// The one item accepted beyond the slots by a skip ahead: it moves into them as soon as
+    /// the seqs before its window are handed out.
+    parked: Option<(u32, T)>,
+    /// Items in `slots` and `parked`.
     held: usize,
 }
 
@@ -73,10 +132,87 @@ impl<T, const N: usize> Default for ChannelReassembler<T, N> {
 impl<T, const N: usize> fmt::Debug for ChannelReassembler<T, N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ChannelReassembler")
+            .field("anchored", &self.is_anchored())
             .field("expected", &self.expected())
-            .field("held", &self.held)
+            .field("held", &self.len())
             .field("capacity", &N)
             .finish()
+    }
+}
+
+impl<T, const N: usize> Window<T, N> {
+    const fn at(seq: u32) -> Self {
+        Self {
+            next: seq as u64,
+            release: seq as u64,
+            slots: Deque::new(),
+            parked: None,
+            held: 0,
+        }
+    }
+
+    fn is_held(&self, seq: u32) -> bool {
+        let offset = u64::from(seq).wrapping_sub(self.next);
+        let in_slots = usize::try_from(offset)
+            .ok()
+            .and_then(|offset| self.slots.get(offset))
+            .is_some_and(Option::is_some);
+        in_slots
+            || self
+                .parked
+                .as_ref()
+                .is_some_and(|(parked, _)| *parked == seq)
+    }
+
+    /// Moves the parked item into the slots once its seq is inside the window.
+    fn unpark(&mut self) {
+        let fits = |(seq, _): &(u32, T)| u64::from(*seq) < self.next + N as u64;
+        let Some((seq, item)) = self.parked.take_if(|parked| fits(parked)) else {
+            return;
+        };
+        // The parked seq is at or beyond `next`: a gap run never passes it.
+        let index = (u64::from(seq) - self.next) as usize;
+        while self.slots.len() <= index {
+            // `index < N`, so the window has room.
+            let _ = self.slots.push_back(None);
+        }
+        if let Some(slot) = self.slots.get_mut(index) {
+            *slot = Some(item);
+        }
+    }
+
+    fn pop(&mut self) -> Option<Reassembled<T>> {
+        self.unpark();
+        if let Some(item) = self.slots.front_mut().and_then(Option::take) {
+            self.slots.pop_front();
+            self.next += 1;
+            self.held -= 1;
+            return Some(Reassembled::Item(item));
+        }
+        if self.next >= self.release {
+            return None;
+        }
+        // The run of missing seqs from `next`, up to the release mark, the next held item or
+        // the parked one, whichever comes first.
+        let held_at = self.slots.iter().position(Option::is_some);
+        let mut end = self.release;
+        if let Some(offset) = held_at {
+            end = end.min(self.next + offset as u64);
+        }
+        if let Some((parked, _)) = &self.parked {
+            end = end.min(u64::from(*parked));
+        }
+        let first = self.next as u32;
+        let count = end - self.next;
+        for _ in 0..count.min(self.slots.len() as u64) {
+            self.slots.pop_front();
+        }
+        self.next = end;
+        // `next < release <= 2^32`, so the first missing seq is a seq and the run fits a u32.
+        Some(Reassembled::Gap(SequenceGap {
+            first,
+            count: count as u32,
+        }))
     }
 }
 
@@ -95,43 +231,92 @@ impl<T, const N: usize> ChannelReassembler<T, N> {
     pub const fn starting_at(seq: u32) -> Self {
         const { assert!(N > 0, "a reassembler holds at least one item") };
         Self {
-            next: seq as u64,
-            window: Deque::new(),
-            held: 0,
+            window: Some(Window::at(seq)),
         }
     }
 
-    /// The seq [`pop`](Self::pop) hands out next, or `None` once `u32::MAX` was handed out.
+    /// An empty reassembler with no known position: the first item pushed, whatever its seq, is
+    /// taken and expected (to join a sequence space already under way, or after a reconnect).
     #[must_use]
-    pub fn expected(&self) -> Option<u32> {
-        u32::try_from(self.next).ok()
+    pub const fn unanchored() -> Self {
+        const { assert!(N > 0, "a reassembler holds at least one item") };
+        Self { window: None }
     }
 
-    /// How many items are held (waiting for an earlier seq, or ready to pop).
+    /// True once a position is known: anchored at construction, or by the first push.
+    #[must_use]
+    pub const fn is_anchored(&self) -> bool {
+        self.window.is_some()
+    }
+
+    /// The seq [`pop`](Self::pop) hands out next (as an item or the start of a gap); `None` while
+    /// unanchored, or once `u32::MAX` was handed out.
+    #[must_use]
+    pub fn expected(&self) -> Option<u32> {
+        let window = self.window.as_ref()?;
+        u32::try_from(window.next).ok()
+    }
+
+    /// How many items are held (waiting for an earlier seq, or ready to pop); never more than
+    /// `N`.
     #[must_use]
     pub const fn len(&self) -> usize {
-        self.held
+        match &self.window {
+            None => 0,
+            Some(window) => window.held,
+        }
     }
 
     /// True when nothing is held.
     #[must_use]
     pub const fn is_empty(&self) -> bool {
-        self.held == 0
+        self.len() == 0
     }
 
-    /// Holds `item` under `seq` until every earlier seq has been popped.
+    /// Holds `item` under `seq` until every earlier seq has been popped; a full window is
+    /// refused ([`WindowFull::Refuse`]). See [`push_with`](Self::push_with).
     ///
     /// # Errors
-    /// [`ReassemblyRefused`] with the item: `Stale` below the window, `Duplicate` when that seq
-    /// is already held, `BeyondWindow` at `expected + N` or later. Nothing changes.
+    /// As [`push_with`](Self::push_with).
     pub fn push(&mut self, seq: u32, item: T) -> Result<(), ReassemblyRefused<T>> {
+        self.push_with(seq, item, WindowFull::Refuse)
+    }
+
+    /// Holds `item` under `seq` until every earlier seq has been popped (or given up). An
+    /// unanchored reassembler anchors at `seq` first. A seq `N` or more ahead of the expected one
+    /// is handled as `full` says.
+    ///
+    /// # Errors
+    /// [`ReassemblyRefused`] with the item: `Stale` below the window or given up as a gap,
+    /// `Duplicate` when that seq is already held, `BeyondWindow` at `expected + N` or later under
+    /// [`WindowFull::Refuse`], or when `N` items are already held. Nothing changes.
+    pub fn push_with(
+        &mut self,
+        seq: u32,
+        item: T,
+        full: WindowFull,
+    ) -> Result<(), ReassemblyRefused<T>> {
+        let window = self.window.get_or_insert_with(|| Window::at(seq));
         let refuse = |refusal, item| Err(ReassemblyRefused { refusal, item });
-        let Some(offset) = u64::from(seq).checked_sub(self.next) else {
+        if window.is_held(seq) {
+            return refuse(SequenceRefusal::Duplicate { seq }, item);
+        }
+        let Some(offset) = u64::from(seq).checked_sub(window.next) else {
             return refuse(SequenceRefusal::Stale { seq }, item);
         };
+        if u64::from(seq) < window.release {
+            return refuse(SequenceRefusal::Stale { seq }, item);
+        }
         let Some(index) = usize::try_from(offset).ok().filter(|offset| *offset < N) else {
+            if full == WindowFull::SkipAhead && window.held < N && window.parked.is_none() {
+                // `seq - N + 1 > next`: the seqs before it that no longer fit are given up.
+                window.release = u64::from(seq) + 1 - N as u64;
+                window.parked = Some((seq, item));
+                window.held += 1;
+                return Ok(());
+            }
             // `seq >= next`, so `next` is a seq too.
-            let expected = u32::try_from(self.next).unwrap_or(u32::MAX);
+            let expected = u32::try_from(window.next).unwrap_or(u32::MAX);
             let refusal = SequenceRefusal::BeyondWindow {
                 seq,
                 expected,
@@ -139,32 +324,67 @@ impl<T, const N: usize> ChannelReassembler<T, N> {
             };
             return refuse(refusal, item);
         };
-        while self.window.len() <= index {
+        while window.slots.len() <= index {
             // `index < N`, so the window has room.
-            let _ = self.window.push_back(None);
+            let _ = window.slots.push_back(None);
         }
-        match self.window.get_mut(index) {
-            Some(slot @ None) => {
-                *slot = Some(item);
-                self.held += 1;
-                Ok(())
-            }
-            _ => refuse(SequenceRefusal::Duplicate { seq }, item),
+        if let Some(slot) = window.slots.get_mut(index) {
+            *slot = Some(item);
+            window.held += 1;
+        }
+        Ok(())
+    }
+
+    /// Stops waiting for every seq below `seq`: [`pop`](Self::pop) hands out the held ones and
+    /// reports the missing ones as [`Reassembled::Gap`]s, in order, and a later push of one of
+    /// them is `Stale`. Does nothing while unanchored or for a seq already given up.
+    pub fn skip_to(&mut self, seq: u32) {
+        if let Some(window) = &mut self.window {
+            window.release = window.release.max(u64::from(seq));
         }
     }
 
-    /// The item with the expected seq, if it has arrived; the expected seq then moves on.
-    pub fn pop(&mut self) -> Option<T> {
-        let item = self.window.front_mut()?.take()?;
-        self.window.pop_front();
-        self.next += 1;
-        self.held -= 1;
-        Some(item)
+    /// The held items that wait behind a missing seq still waited for, with their seqs, in seq
+    /// order: the ones [`pop`](Self::pop) hands out only once that seq arrives or is given up
+    /// (and an item taken by a skip ahead, until the seqs before its window are handed out).
+    pub fn waiting(&self) -> impl Iterator<Item = (u32, &T)> {
+        self.window.iter().flat_map(|window| {
+            let next = window.next;
+            let release = window.release;
+            // Before the first missing seq at or beyond the release mark, everything comes out
+            // without waiting.
+            let mut waiting = false;
+            let slots = window
+                .slots
+                .iter()
+                .enumerate()
+                .filter_map(move |(k, slot)| {
+                    let seq = next + k as u64;
+                    match slot {
+                        None if seq >= release => waiting = true,
+                        None => {}
+                        Some(item) if waiting => return Some((seq as u32, item)),
+                        Some(_) => {}
+                    }
+                    None
+                });
+            let parked = window.parked.iter().map(|(seq, item)| (*seq, item));
+            slots.chain(parked)
+        })
+    }
+
+    /// The next item or gap in seq order, if its turn came; the expected seq then moves past it.
+    pub fn pop(&mut self) -> Option<Reassembled<T>> {
+        self.window.as_mut()?.pop()
     }
 
     /// Every held item, in seq order (the gaps before them were never filled).
     #[must_use]
     pub fn into_held(self) -> Vec<T> {
-        self.window.into_iter().flatten().collect()
+        let Some(window) = self.window else {
+            return Vec::new();
+        };
+        let slots = window.slots.into_iter().flatten();
+        slots.chain(window.parked.map(|(_, item)| item)).collect()
     }
 }

@@ -17,7 +17,7 @@ use crate::transport::{
 use super::frame::{
     ChannelFrameError, RawHeader, decode_event_body, encode_binary, encode_event, split_header,
 };
-use super::reassembler::{ChannelReassembler, SequenceRefusal};
+use super::reassembler::{ChannelReassembler, Reassembled, SequenceRefusal, WindowFull};
 
 /// A handle on one registered channel (the Rust form of `IPayloadChannel`): the name and the
 /// registration it was issued for. The registry's methods take it.
@@ -45,9 +45,11 @@ impl PayloadChannel {
     }
 }
 
-/// Where a registered channel's two sequence spaces start. [`Default`] is a new channel: both
-/// at 0. Anything else resumes a channel whose frames up to these seqs were already exchanged
-/// (for example over an earlier carrier).
+/// Where a registered channel's two sequence spaces start, for
+/// [`PayloadChannelRegistry::register_resuming`]: a channel whose frames up to these seqs were
+/// already exchanged (for example over an earlier carrier). [`Default`] is both at 0, the
+/// inbound side anchored there (a frame ahead of seq 0 is held); a channel that should take
+/// whatever seq comes first is registered with [`PayloadChannelRegistry::register`] instead.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct ChannelResumePoint {
@@ -55,6 +57,99 @@ pub struct ChannelResumePoint {
     pub next_send: u32,
     /// The seq the next delivered inbound frame must carry.
     pub next_receive: u32,
+}
+
+/// What a [`PayloadChannelRegistry`] does about an inbound frame that never comes, for every
+/// channel it holds. [`Default`] (and [`new`](Self::new)): a full window skips ahead, and there
+/// is no deadline (docs/decisions/transport-runtime.md says why).
+///
+/// Sans-IO: the crate reads no clock. The host passes its own monotonic time in milliseconds
+/// (`now_ms`) to [`receive`](PayloadChannelRegistry::receive) and
+/// [`expire`](PayloadChannelRegistry::expire); a held frame records the time it arrived, and
+/// [`next_deadline`](PayloadChannelRegistry::next_deadline) says when the host should call
+/// `expire` next.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
+pub struct GapPolicy {
+    /// How long a frame held ahead of a missing seq waits, in the host's milliseconds: once a
+    /// frame has waited that long, the missing seqs before it are given up as a [`ChannelGap`]
+    /// (at the next [`receive`](PayloadChannelRegistry::receive) or
+    /// [`expire`](PayloadChannelRegistry::expire) on its channel). `None`: wait for ever (until
+    /// the window is full).
+    pub deadline_ms: Option<u64>,
+    /// What a frame `PENDING` or more ahead of the expected seq does.
+    pub window_full: WindowFull,
+}
+
+impl GapPolicy {
+    /// The default policy: a full window skips ahead, no deadline.
+    #[must_use]
+    pub const fn new() -> Self {
+        Self {
+            deadline_ms: None,
+            window_full: WindowFull::SkipAhead,
+        }
+    }
+
+    /// This policy with frames waiting at most `deadline_ms` for a missing seq.
+    #[must_use]
+    pub const fn with_deadline_ms(mut self, deadline_ms: u64) -> Self {
+        self.deadline_ms = Some(deadline_ms);
+        self
+    }
+
+    /// This policy with `window_full` deciding what a frame beyond the window does.
+    #[must_use]
+    pub const fn with_window_full(mut self, window_full: WindowFull) -> Self {
+        self.window_full = window_full;
+        self
+    }
+}
+
+/// Inbound seqs of one channel that never arrived and are no longer waited for (the window was
+/// full, or a frame behind them waited past the [`GapPolicy`] deadline). An item of a
+/// [`ChannelDelivery`] (as [`NotDelivered::Gap`]), in the place of the missing frames; from then
+/// on a frame carrying one of these seqs is refused as stale.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[error("Channel \"{channel}\": {missing_count} frame(s) from seq {first_missing} never arrived")]
+pub struct ChannelGap {
+    /// The channel.
+    pub channel: ChannelName,
+    /// The first missing seq.
+    pub first_missing: u32,
+    /// How many seqs are missing from `first_missing` on (at least 1).
+    pub missing_count: u32,
+}
+
+/// An item of a [`ChannelDelivery`] that is not a frame: a frame whose body could not be handed
+/// on, or seqs that never arrived. Either way the seqs are consumed and the channel moves on.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[non_exhaustive]
+pub enum NotDelivered {
+    /// A frame whose event body is malformed or undeclared.
+    #[error(transparent)]
+    Refused(#[from] RefusedDelivery),
+    /// Seqs given up.
+    #[error(transparent)]
+    Gap(#[from] ChannelGap),
+}
+
+impl NotDelivered {
+    /// The answer for the peer: `{ok: false, error}` with this outcome in words.
+    #[must_use]
+    pub fn to_receive_result(&self) -> ChannelReceiveResult {
+        ChannelReceiveResult::Refused {
+            error: self.to_string(),
+        }
+    }
+
+    /// The answer in the TypeScript WebSocket server's form, `{type: "protocol_error", message}`,
+    /// with the same words as [`to_receive_result`](Self::to_receive_result).
+    #[must_use]
+    pub fn to_protocol_error(&self) -> ProtocolErrorMessage {
+        ProtocolErrorMessage::new(self.to_string())
+    }
 }
 
 /// The refusal of an operation through a [`PayloadChannel`] handle whose channel was closed.
@@ -254,6 +349,8 @@ struct Held {
     seq: u32,
     binary: bool,
     body: Bytes,
+    /// The host's time when it arrived, for the gap deadline.
+    arrived_ms: u64,
 }
 
 /// Hands on a held frame whose turn came: a binary payload as it is, an event body parsed and
@@ -263,7 +360,9 @@ fn deliver(
     descriptor: &ChannelDescriptor,
     held: Held,
 ) -> Result<DeliveredFrame<'_>, RefusedDelivery> {
-    let Held { seq, binary, body } = held;
+    let Held {
+        seq, binary, body, ..
+    } = held;
     let channel = &descriptor.name;
     if binary {
         let body = DeliveredBody::Binary(body);
@@ -278,13 +377,16 @@ fn deliver(
 }
 
 /// The frames of one channel that are deliverable now, in sequence order, each taken as it is
-/// iterated (its seq consumed then): a [`DeliveredFrame`], or a [`RefusedDelivery`] for an event
-/// body that could not be handed on. Allocates nothing itself; an event's parse does.
+/// iterated (its seq consumed then): a [`DeliveredFrame`], or [`NotDelivered`]: a
+/// [`RefusedDelivery`] for an event body that could not be handed on, or a [`ChannelGap`] in the
+/// place of seqs given up. Every seq comes out once, as one of these, in order. Allocates nothing
+/// itself; an event's parse and a gap's channel name do.
 ///
-/// Frames not taken (the delivery dropped early) stay ready, first in line for the channel's
-/// next delivery ([`PayloadChannelRegistry::ready`], or the next accepted
-/// [`receive`](PayloadChannelRegistry::receive) on it); [`close`](PayloadChannelRegistry::close)
-/// hands them back.
+/// Items not taken (the delivery dropped early) stay ready, first in line for the channel's
+/// next delivery ([`PayloadChannelRegistry::ready`], [`expire`](PayloadChannelRegistry::expire),
+/// or the next accepted [`receive`](PayloadChannelRegistry::receive) on it);
+/// [`close`](PayloadChannelRegistry::close) and [`rebase`](PayloadChannelRegistry::rebase) hand
+/// back the frames among them (a gap not taken is then not reported).
 #[derive(Debug)]
 #[must_use = "frames are handed on only as the delivery is iterated"]
 pub struct ChannelDelivery<'a, const PENDING: usize> {
@@ -293,11 +395,17 @@ pub struct ChannelDelivery<'a, const PENDING: usize> {
 }
 
 impl<'a, const PENDING: usize> Iterator for ChannelDelivery<'a, PENDING> {
-    type Item = Result<DeliveredFrame<'a>, RefusedDelivery>;
+    type Item = Result<DeliveredFrame<'a>, NotDelivered>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        let held = self.inbound.pop()?;
-        Some(deliver(self.descriptor, held))
+        Some(match self.inbound.pop()? {
+            Reassembled::Item(held) => deliver(self.descriptor, held).map_err(NotDelivered::from),
+            Reassembled::Gap(gap) => Err(NotDelivered::Gap(ChannelGap {
+                channel: self.descriptor.name.clone(),
+                first_missing: gap.first,
+                missing_count: gap.count,
+            })),
+        })
     }
 }
 
@@ -334,6 +442,38 @@ impl<const N: usize> OpenChannel<N> {
             inbound: &mut self.inbound,
         }
     }
+
+    /// When the oldest frame waiting behind a missing seq has waited out `policy`'s deadline.
+    fn deadline(&self, policy: GapPolicy) -> Option<u64> {
+        let wait = policy.deadline_ms?;
+        let waiting = self.inbound.waiting().map(|(_, held)| held.arrived_ms);
+        waiting.min().map(|arrived| arrived.saturating_add(wait))
+    }
+
+    /// Gives up the missing seqs before every frame that has waited out `policy`'s deadline at
+    /// `now_ms`: they come out of the next delivery as gaps, followed by the frames they blocked.
+    fn expire(&mut self, policy: GapPolicy, now_ms: u64) {
+        let Some(wait) = policy.deadline_ms else {
+            return;
+        };
+        let due = |(_, held): &(u32, &Held)| held.arrived_ms.saturating_add(wait) <= now_ms;
+        if let Some((seq, _)) = self.inbound.waiting().filter(due).last() {
+            self.inbound.skip_to(seq);
+        }
+    }
+
+    /// The frames it held, handed on as a delivery would (never delivered, not dropped
+    /// silently); its inbound side is left as `inbound`.
+    fn hand_back(
+        &mut self,
+        inbound: ChannelReassembler<Held, N>,
+    ) -> Vec<Result<ChannelFrame, RefusedDelivery>> {
+        let held = core::mem::replace(&mut self.inbound, inbound).into_held();
+        let descriptor = &self.descriptor;
+        held.into_iter()
+            .map(|held| deliver(descriptor, held).map(DeliveredFrame::into_frame))
+            .collect()
+    }
 }
 
 /// Refuses a frame `descriptor` does not declare: `event` is the event name, `None` for binary.
@@ -360,11 +500,24 @@ fn admit(descriptor: &ChannelDescriptor, event: Option<&str>) -> Result<(), Unde
 /// a refused send consumes none; after `u32::MAX` sends are refused, never wrapped) and one
 /// inbound [`ChannelReassembler`] holding at most `PENDING` frames that arrived ahead of a gap.
 /// Closing a channel stops its delivery, frees its name and hands back the frames it held.
+///
+/// A channel [`register`](Self::register)ed afresh takes its first inbound frame, whatever its
+/// seq, as the start of the sequence (a peer may number frames per carrier and be well under way);
+/// [`register_resuming`](Self::register_resuming) expects a known seq, and
+/// [`rebase`](Self::rebase) makes an open channel take the next frame as the start again (after
+/// the carrier reconnected).
+///
+/// A missing frame never stalls a channel for ever: under the registry's [`GapPolicy`], a frame
+/// `PENDING` or more ahead skips the window ahead, and frames waiting past the deadline give up
+/// the seqs before them; those seqs come out of the delivery as a [`ChannelGap`], in their
+/// place. Every inbound seq is thus handed on at most once, as a frame, a refused delivery or
+/// part of a gap, in strictly increasing order with none left out.
 #[derive(Debug)]
 pub struct PayloadChannelRegistry<const PENDING: usize> {
     channels: BTreeMap<Key, OpenChannel<PENDING>>,
     /// The serial of the next registration.
     next_serial: u64,
+    gaps: GapPolicy,
 }
 
 impl<const PENDING: usize> Default for PayloadChannelRegistry<PENDING> {
@@ -374,16 +527,38 @@ impl<const PENDING: usize> Default for PayloadChannelRegistry<PENDING> {
 }
 
 impl<const PENDING: usize> PayloadChannelRegistry<PENDING> {
-    /// A registry with no channel.
+    /// A registry with no channel and the default [`GapPolicy`].
     #[must_use]
     pub const fn new() -> Self {
         Self {
             channels: BTreeMap::new(),
             next_serial: 0,
+            gaps: GapPolicy::new(),
         }
     }
 
-    /// Registers a new channel: both of its sequences start at 0.
+    /// This registry with `policy` deciding what every channel does about missing frames.
+    #[must_use]
+    pub fn with_gap_policy(mut self, policy: GapPolicy) -> Self {
+        self.gaps = policy;
+        self
+    }
+
+    /// The [`GapPolicy`] the registry applies.
+    #[must_use]
+    pub const fn gap_policy(&self) -> GapPolicy {
+        self.gaps
+    }
+
+    /// Replaces the [`GapPolicy`]; frames already held keep the time they arrived, so a new
+    /// deadline counts from then.
+    pub fn set_gap_policy(&mut self, policy: GapPolicy) {
+        self.gaps = policy;
+    }
+
+    /// Registers a new channel: its outbound sequence starts at 0, and its inbound side is
+    /// unanchored: the first frame received on it, whatever its seq, is delivered at once and
+    /// sets where the sequence starts.
     ///
     /// # Errors
     /// See [`register_resuming`](Self::register_resuming).
@@ -391,10 +566,11 @@ impl<const PENDING: usize> PayloadChannelRegistry<PENDING> {
         &mut self,
         descriptor: ChannelDescriptor,
     ) -> Result<PayloadChannel, ChannelRegisterError> {
-        self.register_resuming(descriptor, ChannelResumePoint::default())
+        self.insert(descriptor, 0, ChannelReassembler::unanchored())
     }
 
-    /// Registers a channel whose sequences start at `resume`.
+    /// Registers a channel whose sequences start at `resume`: its inbound side expects
+    /// `resume.next_receive` and holds a frame ahead of it.
     ///
     /// # Errors
     /// [`ChannelRegisterError`]: the name is taken by an open channel, or the descriptor
@@ -403,6 +579,16 @@ impl<const PENDING: usize> PayloadChannelRegistry<PENDING> {
         &mut self,
         descriptor: ChannelDescriptor,
         resume: ChannelResumePoint,
+    ) -> Result<PayloadChannel, ChannelRegisterError> {
+        let inbound = ChannelReassembler::starting_at(resume.next_receive);
+        self.insert(descriptor, resume.next_send, inbound)
+    }
+
+    fn insert(
+        &mut self,
+        descriptor: ChannelDescriptor,
+        next_send: u32,
+        inbound: ChannelReassembler<Held, PENDING>,
     ) -> Result<PayloadChannel, ChannelRegisterError> {
         let name = descriptor.name.clone();
         if self.channels.contains_key(key(&name)) {
@@ -418,8 +604,8 @@ impl<const PENDING: usize> PayloadChannelRegistry<PENDING> {
         let open = OpenChannel {
             serial,
             descriptor,
-            next_send: u64::from(resume.next_send),
-            inbound: ChannelReassembler::starting_at(resume.next_receive),
+            next_send: u64::from(next_send),
+            inbound,
         };
         self.channels.insert(Key(name.clone()), open);
         Ok(PayloadChannel { name, serial })
@@ -451,7 +637,8 @@ impl<const PENDING: usize> PayloadChannelRegistry<PENDING> {
         self.open(channel).map(|open| &open.descriptor)
     }
 
-    /// How many inbound frames the channel holds ahead of a gap in its sequence.
+    /// How many inbound frames the channel holds (ahead of a gap in its sequence, or ready but
+    /// not taken); never more than `PENDING`.
     ///
     /// # Errors
     /// [`ChannelClosed`] when the handle's channel was closed.
@@ -546,9 +733,17 @@ impl<const PENDING: usize> PayloadChannelRegistry<PENDING> {
     }
 
     /// Routes one inbound frame, given as the buffer the carrier delivered (a `Vec<u8>` or a
-    /// [`Bytes`] converts without copy). Reads its header only, then hands on the frames of its
-    /// channel that are now deliverable, in sequence order: none when this frame waits for an
-    /// earlier one, this frame and every held frame it unblocked otherwise.
+    /// [`Bytes`] converts without copy), at the host's time `now_ms` (milliseconds on any
+    /// monotonic clock of the host's; only differences matter, and only with a
+    /// [`GapPolicy`] deadline). Reads its header only, then hands on the frames of its channel
+    /// that are now deliverable, in sequence order: none when this frame waits for an earlier
+    /// one, this frame and every held frame it unblocked otherwise.
+    ///
+    /// On an unanchored channel (just [`register`](Self::register)ed, or
+    /// [`rebase`](Self::rebase)d) the frame is delivered at once whatever its seq, and the
+    /// channel expects the next seq from then on. Seqs given up under the [`GapPolicy`] (this
+    /// frame `PENDING` or more ahead, or frames that waited past the deadline at `now_ms`) come
+    /// first, in their place, as a [`ChannelGap`].
     ///
     /// The header decides routing: the frame's body is not looked at before it is delivered. A
     /// held frame keeps the carrier's buffer (no copy), and a delivered binary payload is a slice
@@ -558,12 +753,15 @@ impl<const PENDING: usize> PayloadChannelRegistry<PENDING> {
     ///
     /// # Errors
     /// A [`ChannelRefusal`], checked in this order: malformed header, unknown (or closed)
-    /// channel, binary on a channel that did not opt in, stale, duplicate or beyond-window seq.
-    /// Nothing changes.
+    /// channel, binary on a channel that did not opt in, stale (below the expected seq, or given
+    /// up as a gap), duplicate, or beyond the window (only under [`WindowFull::Refuse`], or when
+    /// `PENDING` frames are held already). Nothing changes.
     pub fn receive(
         &mut self,
         frame: impl Into<Bytes>,
+        now_ms: u64,
     ) -> Result<ChannelDelivery<'_, PENDING>, ChannelRefusal> {
+        let gaps = self.gaps;
         let mut frame: Bytes = frame.into();
         let header = split_header(&frame).map_err(ChannelRefusal::Malformed)?;
         // A name found among the channels' is UTF-8; only an unknown one is checked.
@@ -588,18 +786,92 @@ impl<const PENDING: usize> PayloadChannelRegistry<PENDING> {
             seq,
             binary,
             body: frame,
+            arrived_ms: now_ms,
         };
         open.inbound
-            .push(seq, held)
+            .push_with(seq, held, gaps.window_full)
             .map_err(|refused| ChannelRefusal::Sequence {
                 channel: open.descriptor.name.clone(),
                 refusal: refused.refusal,
             })?;
+        open.expire(gaps, now_ms);
         Ok(open.delivery())
     }
 
+    /// Gives up, on the channel, the missing seqs before every frame that has waited out the
+    /// [`GapPolicy`] deadline at `now_ms`, and hands on what is deliverable then: the gaps in
+    /// their place ([`ChannelGap`]), the frames they unblocked, and any frame ready but not
+    /// taken. Empty when nothing is due (always, without a deadline). The host calls it on its
+    /// timer, at [`deadline`](Self::deadline) or [`next_deadline`](Self::next_deadline).
+    ///
+    /// # Errors
+    /// [`ChannelClosed`] when the handle's channel was closed.
+    pub fn expire(
+        &mut self,
+        channel: &PayloadChannel,
+        now_ms: u64,
+    ) -> Result<ChannelDelivery<'_, PENDING>, ChannelClosed> {
+        let gaps = self.gaps;
+        let open = self.open_mut(channel)?;
+        open.expire(gaps, now_ms);
+        Ok(open.delivery())
+    }
+
+    /// When the channel's oldest frame waiting behind a missing seq reaches the
+    /// [`GapPolicy`] deadline, in the host's milliseconds: the time to call
+    /// [`expire`](Self::expire) on it. `None` when no frame waits or there is no deadline.
+    ///
+    /// # Errors
+    /// [`ChannelClosed`] when the handle's channel was closed.
+    pub fn deadline(&self, channel: &PayloadChannel) -> Result<Option<u64>, ChannelClosed> {
+        self.open(channel).map(|open| open.deadline(self.gaps))
+    }
+
+    /// The earliest [`deadline`](Self::deadline) of all open channels: when the host's timer
+    /// should next fire. `None` when no channel has one.
+    #[must_use]
+    pub fn next_deadline(&self) -> Option<u64> {
+        let gaps = self.gaps;
+        self.channels
+            .values()
+            .filter_map(|open| open.deadline(gaps))
+            .min()
+    }
+
+    /// Handles on the open channels whose deadline has come at `now_ms`: the ones to call
+    /// [`expire`](Self::expire) on.
+    pub fn expired(&self, now_ms: u64) -> impl Iterator<Item = PayloadChannel> + '_ {
+        let gaps = self.gaps;
+        self.channels.iter().filter_map(move |(Key(name), open)| {
+            let due = open
+                .deadline(gaps)
+                .is_some_and(|deadline| deadline <= now_ms);
+            due.then(|| PayloadChannel {
+                name: name.clone(),
+                serial: open.serial,
+            })
+        })
+    }
+
+    /// Tells the channel its carrier reconnected: its inbound side becomes unanchored, so the
+    /// next frame received on it is delivered whatever its seq and sets where the sequence
+    /// starts again (the peer may have gone on numbering while no carrier was up). Its outbound
+    /// sequence goes on. Returns the frames it held, as [`close`](Self::close) does: never
+    /// delivered, not dropped silently.
+    ///
+    /// # Errors
+    /// [`ChannelClosed`] when the handle's channel was closed.
+    pub fn rebase(
+        &mut self,
+        channel: &PayloadChannel,
+    ) -> Result<Vec<Result<ChannelFrame, RefusedDelivery>>, ChannelClosed> {
+        let open = self.open_mut(channel)?;
+        Ok(open.hand_back(ChannelReassembler::unanchored()))
+    }
+
     /// The frames of the channel that are ready but were not taken from an earlier
-    /// [`ChannelDelivery`] (dropped before its end); empty otherwise.
+    /// [`ChannelDelivery`] (dropped before its end), with any [`ChannelGap`] among them, in
+    /// order; empty otherwise. Applies no deadline (see [`expire`](Self::expire)).
     ///
     /// # Errors
     /// [`ChannelClosed`] when the handle's channel was closed.
@@ -624,13 +896,9 @@ impl<const PENDING: usize> PayloadChannelRegistry<PENDING> {
         channel: PayloadChannel,
     ) -> Result<Vec<Result<ChannelFrame, RefusedDelivery>>, ChannelClosed> {
         self.open(&channel)?;
-        let Some(open) = self.channels.remove(key(&channel.name)) else {
+        let Some(mut open) = self.channels.remove(key(&channel.name)) else {
             return Ok(Vec::new());
         };
-        let descriptor = &open.descriptor;
-        let held = open.inbound.into_held().into_iter();
-        Ok(held
-            .map(|held| deliver(descriptor, held).map(DeliveredFrame::into_frame))
-            .collect())
+        Ok(open.hand_back(ChannelReassembler::unanchored()))
     }
 }
