@@ -16,11 +16,11 @@
 //!    with the peer's `{"type":"protocol_error"}` message without stalling the channel.
 
 use std::error::Error;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use agent_interface::runtime::transport::{
-    ChannelRefusal, ChannelResumePoint, DeliveredBody, PayloadChannelRegistry, RefusedDelivery,
-    UpgradeAllowList, UpgradeRequest, admit_upgrade, resolve_stated_admission,
+    ChannelResumePoint, DeliveredBody, GapPolicy, PayloadChannelRegistry, UpgradeAllowList,
+    UpgradeRequest, admit_upgrade, resolve_stated_admission,
 };
 use agent_interface::session::SessionEvent;
 use agent_interface::transport::{
@@ -156,7 +156,7 @@ async fn client(mut ws: WebSocketStream<impl Carrier>) -> Result<Vec<u32>> {
     while acks.len() < 3 || refusals.is_empty() {
         match ws.next().await.ok_or("the server hung up")?? {
             Message::Binary(frame) => {
-                for item in channels.receive(frame)? {
+                for item in channels.receive(frame, now_ms())? {
                     if let DeliveredBody::Event { payload, .. } = item?.body {
                         acks.push(serde_json::from_value::<u32>(payload["seq"].clone())? - 2);
                     }
@@ -176,6 +176,13 @@ async fn client(mut ws: WebSocketStream<impl Carrier>) -> Result<Vec<u32>> {
     )?;
     ws.close(None).await?;
     Ok(acks)
+}
+
+/// The host's clock, in milliseconds since the example started: the crate reads none itself.
+fn now_ms() -> u64 {
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    let start = START.get_or_init(Instant::now);
+    u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX)
 }
 
 /// What a WebSocket runs over here.
@@ -246,17 +253,21 @@ async fn upgrade(
     accept_hdr_async(stream, decide).await.ok()
 }
 
-/// One admitted connection: a freshly registered channel, whose first frame sets the base.
+/// One admitted connection: a freshly registered channel, whose first frame sets the base
+/// whatever seq the peer's sender has reached; a frame missing for two seconds becomes a gap.
 async fn session(mut ws: WebSocketStream<TcpStream>) -> Result<Vec<SessionEvent>> {
-    let mut channels = PayloadChannelRegistry::<PENDING>::new();
+    let gaps = GapPolicy::new().with_deadline_ms(2_000);
+    let mut channels = PayloadChannelRegistry::<PENDING>::new().with_gap_policy(gaps);
     let channel = channels.register(descriptor()?)?;
     let mut events = Vec::new();
     while let Some(message) = ws.next().await {
         let Message::Binary(frame) = message? else {
             continue;
         };
+        // Each delivered frame is acked; anything else is answered in the reference server's
+        // words, `{"type":"protocol_error","message":…}`.
         let mut answers = Vec::new();
-        match channels.receive(frame) {
+        match channels.receive(frame, now_ms()) {
             Ok(delivery) => {
                 for item in delivery {
                     match item {
@@ -266,11 +277,11 @@ async fn session(mut ws: WebSocketStream<TcpStream>) -> Result<Vec<SessionEvent>
                             }
                             answers.push(Ok(delivered.seq));
                         }
-                        Err(RefusedDelivery { refusal, .. }) => answers.push(Err(refusal)),
+                        Err(not_delivered) => answers.push(Err(not_delivered.to_protocol_error())),
                     }
                 }
             }
-            Err(refusal) => answers.push(Err(refusal)),
+            Err(refusal) => answers.push(Err(refusal.to_protocol_error())),
         }
         for answer in answers {
             let message = match answer {
@@ -278,17 +289,10 @@ async fn session(mut ws: WebSocketStream<TcpStream>) -> Result<Vec<SessionEvent>
                     let ack = serde_json::json!({ "seq": seq });
                     Message::binary(channels.send_event(&channel, "ack", &ack)?)
                 }
-                Err(refusal) => refused(&refusal)?,
+                Err(refusal) => Message::text(serde_json::to_string(&refusal)?),
             };
             ws.send(message).await?;
         }
     }
     Ok(events)
-}
-
-/// A refused frame in the reference server's words: `{"type":"protocol_error","message":…}`.
-fn refused(refusal: &ChannelRefusal) -> Result<Message> {
-    Ok(Message::text(serde_json::to_string(
-        &refusal.to_protocol_error(),
-    )?))
 }

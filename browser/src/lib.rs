@@ -5,7 +5,9 @@
 
 use agent_interface::agent_core::Value;
 use agent_interface::runtime::record_codec::decode_session_record;
-use agent_interface::runtime::transport::{DeliveredBody, PayloadChannel, PayloadChannelRegistry};
+use agent_interface::runtime::transport::{
+    ChannelResumePoint, DeliveredBody, PayloadChannel, PayloadChannelRegistry,
+};
 use agent_interface::transport::{ChannelDescriptor, ChannelName};
 use wasm_bindgen::prelude::*;
 
@@ -36,12 +38,14 @@ pub struct ChannelEnd {
 
 #[wasm_bindgen]
 impl ChannelEnd {
-    /// A channel named `name` that declares the one event `event`.
+    /// A channel named `name` that declares the one event `event`, opened together with its
+    /// peer: both of its sequences start at 0, so a frame that overtakes an earlier one waits.
     #[wasm_bindgen(constructor)]
     pub fn new(name: &str, event: &str) -> Result<ChannelEnd, JsError> {
         let mut registry = PayloadChannelRegistry::new();
+        let start = ChannelResumePoint::default();
         let channel = registry
-            .register(descriptor(name, event)?)
+            .register_resuming(descriptor(name, event)?, start)
             .map_err(|error| JsError::new(&error.to_string()))?;
         Ok(Self {
             registry,
@@ -58,13 +62,16 @@ impl ChannelEnd {
             .map_err(|error| JsError::new(&error.to_string()))
     }
 
-    /// Takes one inbound frame and answers, as a JSON array, the payloads now deliverable in
-    /// sequence order (`[]` while it waits for an earlier frame). A refused frame throws with
-    /// the crate's words.
-    pub fn receive(&mut self, frame: Vec<u8>) -> Result<String, JsError> {
+    /// Takes one inbound frame, received at `now_ms` (`Date.now()`), and answers, as a JSON
+    /// array, the payloads now deliverable in sequence order (`[]` while it waits for an earlier
+    /// frame). A refused frame throws with the crate's words.
+    pub fn receive(&mut self, frame: Vec<u8>, now_ms: f64) -> Result<String, JsError> {
+        // A JavaScript time is a whole number of milliseconds well inside u64.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let now_ms = now_ms.max(0.0) as u64;
         let delivery = self
             .registry
-            .receive(frame)
+            .receive(frame, now_ms)
             .map_err(|error| JsError::new(&error.to_string()))?;
         let mut delivered = Vec::new();
         for item in delivery {

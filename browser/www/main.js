@@ -27,11 +27,11 @@ async function run() {
   const frames = words.map((word) => sender.send(word));
   const deliveries = [];
   for (const frame of frames.reverse()) {
-    deliveries.push(JSON.parse(receiver.receive(frame)));
+    deliveries.push(JSON.parse(receiver.receive(frame, Date.now())));
   }
   let refused = null;
   try {
-    receiver.receive(new Uint8Array([1, 2, 3]));
+    receiver.receive(new Uint8Array([1, 2, 3]), Date.now());
   } catch (error) {
     refused = String(error.message ?? error);
   }

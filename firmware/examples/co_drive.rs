@@ -13,7 +13,9 @@ extern crate alloc;
 use alloc::vec::Vec;
 
 use agent_interface::agent_core::Value;
-use agent_interface::runtime::transport::{DeliveredBody, PayloadChannelRegistry};
+use agent_interface::runtime::transport::{
+    ChannelResumePoint, DeliveredBody, PayloadChannelRegistry,
+};
 use agent_interface::runtime::turn_queue::{CriticalSectionRawMutex, Settled, TurnQueue};
 use agent_interface::transport::{ChannelDescriptor, ChannelName};
 use cortex_m_semihosting::{debug, hprintln};
@@ -100,11 +102,17 @@ async fn main(spawner: Spawner) {
     for pair in frames.chunks_mut(2) {
         pair.reverse();
     }
+    // Opened together with the runner's channel: its sequence starts at 0 too, so a frame that
+    // overtakes an earlier one waits for it.
     let mut channels = PayloadChannelRegistry::<8>::new();
-    channels.register(replies()).expect("registers");
+    let start = ChannelResumePoint::default();
+    channels
+        .register_resuming(replies(), start)
+        .expect("registers");
     let mut words = Vec::new();
     for frame in frames {
-        for delivered in channels.receive(frame).expect("routable") {
+        // No clock on this board: no gap deadline is set, so the time passed in is never read.
+        for delivered in channels.receive(frame, 0).expect("routable") {
             if let DeliveredBody::Event { payload, .. } = delivered.expect("declared").body {
                 words.push(payload);
             }

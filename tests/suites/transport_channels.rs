@@ -842,6 +842,9 @@ cases! {
                 (r#"{"type":"error","message":"x"}"#, "protocol_error"),
                 (r#"{"message":"x"}"#, "type"),
                 (r#"{"type":"protocol_error"}"#, "message"),
+                (r#"{"type":"protocol_error","message":7}"#, "expected a string"),
+                (r#"{"type":"protocol_error","message":null}"#, "expected a string"),
+                (r#"{"type":7,"message":"x"}"#, "invalid type"),
             ] {
                 rejects::<ProtocolErrorMessage>(other, needle);
             }
@@ -884,6 +887,17 @@ cases! {
             let mut bytes = hex("52424601020465646765000000ff");
             bytes.extend_from_slice(br#"{"event":"text","payload":"\ud800"#);
             assert_eq!(decode_channel_frame(&bytes), Err(ChannelFrameError::MalformedJsonBody));
+            // A lone surrogate in the event name: read as U+FFFD too, so the name is one the
+            // channel did not declare; refused with its seq consumed, and the channel moves on.
+            let mut bytes = hex("5242460102046564676500000002");
+            bytes.extend_from_slice(br#"{"event":"te\ud800xt","payload":1}"#);
+            let read = event("edge", 2, "te\u{FFFD}xt", "1");
+            assert_eq!(decode_channel_frame(&bytes), Ok(read));
+            let items = receive(&mut registry, bytes).expect("routed");
+            let words: Vec<String> = items.iter().map(|item| format!("{}", item.as_ref().expect_err("undeclared"))).collect();
+            assert_eq!(words, vec![s("Channel \"edge\" did not declare event \"te\u{FFFD}xt\"")]);
+            let next = event("edge", 3, "text", "3");
+            assert_eq!(receive(&mut registry, wire(&next)), Ok(delivered(&[next])), "seq 2 was consumed");
         }
 
         fn frames_not_taken_stay_ready_for_the_next_delivery() {
