@@ -64,7 +64,7 @@ use agent_interface::runtime::transport::{
     resolve_admission,
 };
 use agent_interface::runtime::turn_queue::{Settled, TurnQueue};
-use agent_interface::session::{
+use agent_interface::session::records::{
     ContentProvenance, InteractiveSessionRecord, InteractiveSessionStore, LoadPurpose, SaveOutcome,
     SavePurpose, SaveRefusal, SessionLoadOutcome, SessionRecordDecodeIssue,
     SessionRecordDecodeOutcome,

@@ -32,7 +32,7 @@ fuzz_target!(|data: &[u8]| {
         DelegatedTurn, DelegationDecision, CapabilityApproval, CapabilityApprovalScope,
         CapabilityRefusal,
         // file transfer
-        agent_interface::session::Sha256Digest, FileOffer,
+        agent_interface::session::records::Sha256Digest, FileOffer,
         // hand-off contracts and composition
         HandoffPhase, HandoffDisposition, HandoffRefusal, HandoffStateItem, HandoffIntegrity,
         HandoffManifest, HandoffPayload, HandoffCommitAck, HandoffOutcome,

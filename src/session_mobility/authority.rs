@@ -30,7 +30,7 @@ use core::task::{Poll, Waker};
 use embassy_sync::waitqueue::MultiWakerRegistration;
 
 use crate::agent_core::{ErrorValue, PeerReach};
-use crate::session::{AbortSignal, DriverId, PeerTurnContext, SubmitOptions};
+use crate::session::turns::{AbortSignal, DriverId, PeerTurnContext, SubmitOptions};
 
 use super::file_transfer::FileOffer;
 use super::mesh::{MeshAdmission, MeshCapabilities, MeshCapability};
@@ -880,7 +880,7 @@ mod wire {
     use alloc::string::{String, ToString};
 
     use crate::agent_core::PeerReach;
-    use crate::session::{DriverId, PeerTurnContext, TurnSource};
+    use crate::session::turns::{DriverId, PeerTurnContext, TurnSource};
 
     use super::{
         ApprovalRequestError, CapabilityApprovalRequest, CapabilityApprovalScope,

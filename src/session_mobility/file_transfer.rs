@@ -14,7 +14,7 @@ use alloc::format;
 use alloc::rc::Rc;
 use alloc::string::String;
 
-use crate::session::Sha256Digest;
+use crate::session::records::Sha256Digest;
 
 /// A file one session offers another (`IFileOffer`): exactly what the receiving operator
 /// approves and what is verified.

@@ -24,7 +24,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use agent_interface::session::{
+use agent_interface::session::records::{
     InteractiveSessionRecord, SessionRecordDecodeIssue, SessionRecordDecodeOutcome,
 };
 use agent_interface::session_mobility::{

@@ -31,7 +31,7 @@ use core::future::poll_fn;
 use core::task::Poll;
 
 use agent_interface::agent_core::ErrorValue;
-use agent_interface::session::AbortSignal;
+use agent_interface::session::turns::AbortSignal;
 use agent_interface::session_mobility::{
     AuthorizeOptions, CapabilityApprovalRequest, CapabilityDecision, ConnectionAuthority,
     ConnectionPeer, DelegationDecision, DelegationRequest, FileOffer, MeshCapability,

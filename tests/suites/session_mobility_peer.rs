@@ -26,7 +26,8 @@ use core::task::{Context, Poll, Waker};
 
 use agent_interface::agent_core::{ErrorValue, PeerReach};
 use agent_interface::session::{
-    AbortSignal, InvalidSha256Digest, PeerTurnContext, Sha256Digest, TurnSource,
+    records::{InvalidSha256Digest, Sha256Digest},
+    turns::{AbortSignal, PeerTurnContext, TurnSource},
 };
 use agent_interface::session_mobility::{
     AdmittedPeerTrust, ApprovalRequestError, AuthorizeOptions, CapabilityApproval,

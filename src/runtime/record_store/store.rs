@@ -11,7 +11,7 @@ use core::cell::RefCell;
 use core::fmt;
 
 use crate::runtime::record_codec::{decode_session_record, encode_session_record};
-use crate::session::{
+use crate::session::records::{
     ContentProvenance, InteractiveSessionRecord, InteractiveSessionStore, LoadPurpose,
     LockedReason, RecordDigest, RecordOwner, SaveOutcome, SavePurpose, SaveRefusal,
     SessionListEntry, SessionLoadOutcome, SessionRecordDecodeIssue, SessionRecordDecodeOutcome,

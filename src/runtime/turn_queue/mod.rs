@@ -18,8 +18,8 @@
 //! - [`clear`](TurnQueue::clear) settles every pending submission `cancelled` and reports the
 //!   drivers ([`Cleared`]); [`shutdown`](TurnQueue::shutdown) clears, then refuses every
 //!   submission with [`ShutDown`].
-//! - Into the session family: [`NotRun`] → `session::TurnNotRun`, a `Settled` →
-//!   `session::TurnCompletion`, [`TurnTicket::into_turn_handle`] → `session::TurnHandle`.
+//! - Into the session family: [`NotRun`] → `session::turns::TurnNotRun`, a `Settled` →
+//!   `session::turns::TurnCompletion`, [`TurnTicket::into_turn_handle`] → `session::turns::TurnHandle`.
 //!
 //! # Guarantees
 //!
@@ -38,7 +38,7 @@
 //!
 //! ```
 //! use agent_interface::runtime::turn_queue::{Settled, TurnQueue};
-//! use agent_interface::session::TurnNotRunReason::{Cancelled, Coalesced};
+//! use agent_interface::session::turns::TurnNotRunReason::{Cancelled, Coalesced};
 //! use embassy_sync::blocking_mutex::raw::NoopRawMutex;
 //!
 //! // Inputs are texts, results lengths, drivers names; two may wait.

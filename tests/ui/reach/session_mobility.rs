@@ -1,5 +1,5 @@
 //! With `session-mobility`, the family and the session vocabulary it names are reachable.
-use agent_interface::session::DriverId;
+use agent_interface::session::turns::DriverId;
 use agent_interface::session_mobility::{HandoffPhase, MeshCapability, source_retains_authority};
 
 fn main() {
