@@ -69,7 +69,7 @@ use agent_interface::session::records::{
     SavePurpose, SaveRefusal, SessionLoadOutcome, SessionRecordDecodeIssue,
     SessionRecordDecodeOutcome,
 };
-use agent_interface::session_mobility::{
+use agent_interface::session_mobility::handoff::{
     AssembleOutcome, HandoffAssembler, HandoffCarrier, HandoffChunkFrame, HandoffDestination,
     HandoffDestinationComposition, HandoffDestinationOptions, HandoffIntegrity, HandoffManifest,
     HandoffManifestRequest, HandoffSource, HandoffSourceComposition, HandoffSourceOptions,

@@ -32,8 +32,8 @@ use embassy_sync::waitqueue::MultiWakerRegistration;
 use crate::agent_core::{ErrorValue, PeerReach};
 use crate::session::turns::{AbortSignal, DriverId, PeerTurnContext, SubmitOptions};
 
-use super::file_transfer::FileOffer;
-use super::mesh::{MeshAdmission, MeshCapabilities, MeshCapability};
+use crate::session_mobility::files::FileOffer;
+use crate::session_mobility::mesh::{MeshAdmission, MeshCapabilities, MeshCapability};
 
 string_enum! {
     /// How often the receiving operator must approve a capability (`TCapabilityApproval`).
