@@ -34,7 +34,7 @@ use std::time::SystemTime;
 
 use agent_interface::agent_core::Value;
 use agent_interface::runtime::record_codec::{decode_session_record, encode_session_record};
-use agent_interface::session::{InteractiveSessionRecord, SessionRecordDecodeOutcome};
+use agent_interface::session::records::{InteractiveSessionRecord, SessionRecordDecodeOutcome};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group};
 
 #[path = "common/bench_record.rs"]

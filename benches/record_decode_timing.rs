@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use agent_interface::agent_core::Value;
 use agent_interface::runtime::record_codec::{decode_session_record, encode_session_record};
-use agent_interface::session::SessionRecordDecodeOutcome;
+use agent_interface::session::records::SessionRecordDecodeOutcome;
 
 #[path = "common/bench_record.rs"]
 mod bench_record;

@@ -28,7 +28,7 @@ use agent_interface::runtime::record_codec::encode_session_record;
 use agent_interface::runtime::record_store::{
     MemoryMedium, MemoryRecordStore, RecordStore, Unsealed, WriterId,
 };
-use agent_interface::session::{
+use agent_interface::session::records::{
     ContentProvenance, InteractiveSessionRecord, InteractiveSessionStore, LoadPurpose, SaveOutcome,
     SavePurpose, SessionLoadOutcome,
 };

@@ -67,11 +67,11 @@ use agent_interface::runtime::transport::{
     bearer_credential, resolve_admission,
 };
 use agent_interface::runtime::turn_queue::{Settled, TurnQueue};
-use agent_interface::session::{
+use agent_interface::session::records::{
     ContentProvenance, InteractiveSessionRecord, InteractiveSessionStore, LoadPurpose, SaveOutcome,
     SavePurpose, SessionRecordDecodeIssue, SessionRecordDecodeOutcome,
 };
-use agent_interface::session_mobility::{
+use agent_interface::session_mobility::handoff::{
     AssembleOutcome, HandoffAssembler, HandoffCarrier, HandoffChunkFrame, HandoffDestination,
     HandoffDestinationComposition, HandoffDestinationOptions, HandoffIntegrity, HandoffManifest,
     HandoffManifestRequest, HandoffSource, HandoffSourceComposition, HandoffSourceOptions,

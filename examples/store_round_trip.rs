@@ -12,7 +12,7 @@ use std::path::Path;
 use agent_interface::runtime::record_store::{
     FileMedium, FileRecordStore, RecordId, Unsealed, WriterId,
 };
-use agent_interface::session::{
+use agent_interface::session::records::{
     ContentProvenance, InteractiveSessionRecord, InteractiveSessionStore, LoadPurpose, SaveOutcome,
     SavePurpose, SaveRefusal, SessionLoadOutcome,
 };

@@ -22,7 +22,7 @@ use agent_interface::runtime::transport::{
     ChannelResumePoint, DeliveredBody, GapPolicy, PayloadChannelRegistry, UpgradeAllowList,
     UpgradeRequest, admit_upgrade, resolve_stated_admission,
 };
-use agent_interface::session::SessionEvent;
+use agent_interface::session::events::SessionEvent;
 use agent_interface::transport::{
     ChannelDescriptor, ChannelName, ProtocolErrorMessage, TransportAdmission,
     TransportAdmissionConfig,

@@ -22,10 +22,15 @@ use agent_interface::analytics::{
 use agent_interface::command::{CommandHostAction, CommandUiIntent};
 use agent_interface::execution::BackgroundTaskRequest;
 use agent_interface::session::{
-    InteractionEvent, SESSION_CAPABILITY_MEMBER_KEYS, SESSION_CHANGE_REFUSAL_CODES,
-    SESSION_DELETE_REFUSAL_CODES, SessionChangeRefusal, SessionDeleteRefusal,
-    is_session_change_refusal, is_session_delete_refusal, read_assistant_replies, read_errors,
-    read_last_assistant_text, read_tool_calls,
+    capabilities::SESSION_CAPABILITY_MEMBER_KEYS,
+    directory::{
+        SESSION_CHANGE_REFUSAL_CODES, SESSION_DELETE_REFUSAL_CODES, SessionChangeRefusal,
+        SessionDeleteRefusal, is_session_change_refusal, is_session_delete_refusal,
+    },
+    interaction::{
+        InteractionEvent, read_assistant_replies, read_errors, read_last_assistant_text,
+        read_tool_calls,
+    },
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;

@@ -1,6 +1,6 @@
 //! The layering check: every module root of `src/` (a contract family, or a runtime piece under
 //! `src/runtime/`) may name only the module roots its row of [`EDGES`] allows, and only through
-//! their root (`crate::session::TurnHandle`, never `crate::session::turn::TurnHandle`).
+//! their root (`crate::session::turns::TurnHandle`, never `crate::session::turn::TurnHandle`).
 //!
 //! The check reads the source as text (comments and string literals stripped), follows `crate::`,
 //! `$crate::` and `super::` paths including `{…}` groups, and reports each violation as
@@ -309,9 +309,9 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The inner modules of a module root (its files and folders other than `mod.rs`).
-fn inner_modules(src: &Path, root: &str) -> BTreeSet<String> {
-    let dir = src.join(root.replace("::", "/"));
+/// The inner modules of a module (its files and folders other than `mod.rs`), by module path.
+fn inner_modules(src: &Path, module: &str) -> BTreeSet<String> {
+    let dir = src.join(module.replace("::", "/"));
     let Ok(entries) = fs::read_dir(dir) else {
         return BTreeSet::new();
     };
@@ -321,6 +321,40 @@ fn inner_modules(src: &Path, root: &str) -> BTreeSet<String> {
         .filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
         .filter(|stem| stem != "mod")
         .collect()
+}
+
+/// The public submodules a module declares in its `mod.rs` (`pub mod turns;`): part of its face,
+/// so a path may pass through them.
+fn public_modules(src: &Path, module: &str) -> BTreeSet<String> {
+    let file = src.join(module.replace("::", "/")).join("mod.rs");
+    let Ok(source) = fs::read_to_string(file) else {
+        return BTreeSet::new();
+    };
+    strip(&source)
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix("pub mod "))
+        .filter_map(|rest| rest.strip_suffix(';'))
+        .map(|name| name.trim().to_string())
+        .collect()
+}
+
+/// The first inner file a path (from the crate root) passes into below the module root `target`
+/// (whose path has `depth` pieces): the piece after the root and its public submodules, when that
+/// piece is a private file or folder of the module it follows (`agent_core::value`).
+fn inner_file_of(src: &Path, target: &str, depth: usize, path: &[String]) -> Option<String> {
+    let mut module = target.to_string();
+    let mut at = depth;
+    while let Some(piece) = path.get(at) {
+        if public_modules(src, &module).contains(piece) {
+            module = format!("{module}::{piece}");
+            at += 1;
+        } else if inner_modules(src, &module).contains(piece) {
+            return Some(format!("{module}::{piece}"));
+        } else {
+            return None;
+        }
+    }
+    None
 }
 
 /// Checks the tree below `crate_dir/src` against `edges`; returns every violation.
@@ -387,11 +421,14 @@ fn check(crate_dir: &Path, edges: &[(&str, &[&str])]) -> Vec<Violation> {
                 )
             } else {
                 let depth = target.split("::").count();
-                match path.get(depth) {
-                    Some(inner) if inner_modules(&src, &target).contains(inner) => format!(
-                        "{own_root} names {target}::{inner}, an inner file of {target}: name it through `crate::{target}`"
-                    ),
-                    _ => continue,
+                match inner_file_of(&src, &target, depth, &path) {
+                    Some(inner) => {
+                        let (module, _) = inner.rsplit_once("::").expect("a piece below a module");
+                        format!(
+                            "{own_root} names {inner}, an inner file of {target}: name it through `crate::{module}`"
+                        )
+                    }
+                    None => continue,
                 }
             };
             if seen.insert((line, message.clone())) {
@@ -693,7 +730,8 @@ fn a_path_into_an_inner_file_is_reported() {
     assert_eq!(
         report,
         [
-            "src/session/mod.rs:4: session names agent_core::value, an inner file of agent_core: name it through `crate::agent_core`"
+            "src/session/mod.rs:4: session names agent_core::value, an inner file of agent_core: name it through `crate::agent_core`",
+            "src/session/mod.rs:8: session names agent_core::values::number, an inner file of agent_core: name it through `crate::agent_core::values`",
         ]
     );
 }

@@ -6,7 +6,7 @@
 
 use agent_interface::agent_core::{UniversalMessage, Value};
 use agent_interface::runtime::record_codec::{decode_session_record, encode_session_record};
-use agent_interface::session::SessionRecordDecodeOutcome;
+use agent_interface::session::records::SessionRecordDecodeOutcome;
 
 /// A user message as the TypeScript SDK writes it: members in the order the message type
 /// declares them, `metadata` with keys in no sorted order, nested objects too.

@@ -10,7 +10,7 @@
 use agent_interface::agent_core::Value;
 use agent_interface::runtime::record_codec::{decode_session_record, encode_session_record};
 use agent_interface::runtime::transport::{decode_channel_frame, encode_channel_frame};
-use agent_interface::session::SessionRecordDecodeOutcome;
+use agent_interface::session::records::SessionRecordDecodeOutcome;
 use agent_interface::transport::{ChannelEventFrame, ChannelFrame, ChannelName};
 
 #[path = "suites/seeded.rs"]
@@ -21,7 +21,7 @@ use seeded::Seeded;
 /// The number the fuzzer found: serde_json without `float_roundtrip` reads it one step low.
 const DRIFTING: f64 = 9.9e24;
 
-fn valid(bytes: &[u8]) -> agent_interface::session::InteractiveSessionRecord {
+fn valid(bytes: &[u8]) -> agent_interface::session::records::InteractiveSessionRecord {
     match decode_session_record(bytes, "sess-1") {
         SessionRecordDecodeOutcome::Valid { record } => *record,
         other => panic!(

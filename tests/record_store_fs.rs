@@ -30,7 +30,7 @@ use agent_interface::runtime::record_store::{
     FileMedium, FileMediumError, FileOperation, FileRecordStore, OtherWriter, RecordId,
     RecordMedium, RecordStoreError, RecordWriter, Unsealed, WriterId, WriterMark,
 };
-use agent_interface::session::{
+use agent_interface::session::records::{
     ContentProvenance, InteractiveSessionRecord, InteractiveSessionStore, LoadPurpose, SaveOutcome,
     SavePurpose, SaveRefusal, SessionLoadOutcome, SessionLoadStatus,
 };

@@ -36,7 +36,7 @@ use agent_interface::runtime::record_store::{
     FileMedium, FileRecordStore, OtherWriter, RecordId, RecordMedium, RecordStoreError,
     RecordWriter, Unsealed, WriterId,
 };
-use agent_interface::session::{
+use agent_interface::session::records::{
     ContentProvenance, InteractiveSessionRecord, InteractiveSessionStore, LoadPurpose, SaveOutcome,
     SavePurpose, SessionLoadOutcome,
 };

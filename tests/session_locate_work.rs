@@ -12,7 +12,7 @@
 
 use agent_interface::agent_core::Value;
 use agent_interface::runtime::record_codec::decode_session_record;
-use agent_interface::session::SessionRecordDecodeOutcome;
+use agent_interface::session::records::SessionRecordDecodeOutcome;
 
 #[path = "common/counting_allocator.rs"]
 mod counting_allocator;
@@ -203,7 +203,7 @@ fn locating_a_crafted_corrupt_record_allocates_linearly() {
 /// record (which reads the last occurrence, members sorted).
 #[test]
 fn repeats_and_late_breaks_answer_what_a_parse_answers() {
-    use agent_interface::session::InteractiveSessionRecord;
+    use agent_interface::session::records::InteractiveSessionRecord;
 
     let good = |index: usize| message(index, r#""t""#, "{}");
     let bad = |index: usize| message(index, "5", "{}");

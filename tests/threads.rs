@@ -14,7 +14,7 @@ use agent_interface::runtime::policy::{
 use agent_interface::runtime::record_store::{
     FileMedium, RecordId, RecordStore, Unsealed, WriterId,
 };
-use agent_interface::session::{
+use agent_interface::session::records::{
     ContentProvenance, InteractiveSessionRecord, InteractiveSessionStore, LoadPurpose, SaveOutcome,
     SavePurpose, SessionLoadOutcome,
 };

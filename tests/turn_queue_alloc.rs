@@ -12,7 +12,7 @@ use std::pin::Pin;
 use std::task::{Context, Poll, Waker};
 
 use agent_interface::runtime::turn_queue::{REFERENCE_DEPTH, Settled, TurnQueue, TurnTicket};
-use agent_interface::session::TurnNotRunReason;
+use agent_interface::session::turns::TurnNotRunReason;
 use embassy_sync::blocking_mutex::raw::CriticalSectionRawMutex;
 
 #[path = "common/counting_allocator.rs"]

@@ -9,7 +9,7 @@ use agent_interface::agent_core::{
     UniversalMessage, Value,
 };
 use agent_interface::runtime::record_codec::encode_session_record;
-use agent_interface::session::InteractiveSessionRecord;
+use agent_interface::session::records::InteractiveSessionRecord;
 use serde::de::DeserializeOwned;
 
 /// The size the bench record's encoding reaches (never less).

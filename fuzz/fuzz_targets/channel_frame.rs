@@ -10,10 +10,10 @@
 //!   a binary frame's encoding is exactly the input (one encoding per binary frame).
 #![no_main]
 
+use agent_interface::agent_core::Value;
 use agent_interface::runtime::transport::{
     ChannelFrameError, decode_channel_frame, decode_header, encode_channel_frame, is_channel_frame,
 };
-use agent_interface::agent_core::Value;
 use agent_interface::transport::ChannelFrame;
 use libfuzzer_sys::fuzz_target;
 

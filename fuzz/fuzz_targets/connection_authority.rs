@@ -1,4 +1,4 @@
-//! The per-connection authority (`session_mobility::ConnectionAuthority`), driven by arbitrary
+//! The per-connection authority (`session_mobility::authority::ConnectionAuthority`), driven by arbitrary
 //! interleavings of concurrent calls, operator answers, aborts, drops and the end of the
 //! connection, on a hand-rolled executor that polls a call only when it was woken (or, as a
 //! host may, spuriously).
@@ -26,11 +26,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::task::{Context, Poll, Wake, Waker};
 
 use agent_interface::agent_core::{ErrorValue, PeerReach};
-use agent_interface::session::AbortSignal;
+use agent_interface::session::turns::AbortSignal;
 use agent_interface::session_mobility::{
-    AuthorizeOptions, CapabilityApprovalRequest, CapabilityApprovalScope, CapabilityDecision,
-    CapabilityRefusal, ConnectionAuthority, ConnectionEnd, ConnectionPeer, DelegationDecision,
-    DelegationRequest, MeshCapabilities, MeshCapability, OperatorApprover, capability_approval,
+    authority::{
+        AuthorizeOptions, CapabilityApprovalRequest, CapabilityApprovalScope, CapabilityDecision,
+        CapabilityRefusal, ConnectionAuthority, ConnectionEnd, ConnectionPeer, DelegationDecision,
+        DelegationRequest, OperatorApprover, capability_approval,
+    },
+    mesh::{MeshCapabilities, MeshCapability},
 };
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;

@@ -12,7 +12,7 @@
 //! - the wire form round-trips after every step.
 #![no_main]
 
-use agent_interface::session_mobility::{
+use agent_interface::session_mobility::handoff::{
     HandoffAdvance, HandoffCommitAck, HandoffCommitResult, HandoffPhase, HandoffRefusal,
     HandoffTransaction, HandoffTransition, HandoffTransitionDetail, HandoffTransitionRefusal,
 };

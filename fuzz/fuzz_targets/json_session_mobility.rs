@@ -11,7 +11,7 @@
 //! value: nothing a decoder accepts is lost or changed by a round trip).
 #![no_main]
 
-use agent_interface::session_mobility::*;
+use agent_interface::session_mobility::{authority::*, files::*, handoff::*, mesh::*, peers::*};
 use agent_interface_fuzz::json_round_trip_strict;
 use libfuzzer_sys::fuzz_target;
 
@@ -32,7 +32,7 @@ fuzz_target!(|data: &[u8]| {
         DelegatedTurn, DelegationDecision, CapabilityApproval, CapabilityApprovalScope,
         CapabilityRefusal,
         // file transfer
-        agent_interface::session::Sha256Digest, FileOffer,
+        agent_interface::session::records::Sha256Digest, FileOffer,
         // hand-off contracts and composition
         HandoffPhase, HandoffDisposition, HandoffRefusal, HandoffStateItem, HandoffIntegrity,
         HandoffManifest, HandoffPayload, HandoffCommitAck, HandoffOutcome,

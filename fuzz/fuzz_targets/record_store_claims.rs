@@ -24,7 +24,7 @@ use agent_interface::runtime::record_store::{
     MemoryMedium, MemoryRecordStore, RecordMedium, RecordStore, RecordStoreError, RecordWriter,
     Unsealed, WriterId,
 };
-use agent_interface::session::{
+use agent_interface::session::records::{
     ContentProvenance, InteractiveSessionRecord, InteractiveSessionStore, LoadPurpose, SaveOutcome,
     SavePurpose, SaveRefusal, SessionLoadOutcome,
 };

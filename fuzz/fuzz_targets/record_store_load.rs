@@ -18,7 +18,7 @@ use agent_interface::runtime::record_store::{
     MemoryMedium, OtherWriter, RecordId, RecordMedium, RecordStore, RecordStoreError, RecordWriter,
     Unsealed, WriterId,
 };
-use agent_interface::session::{
+use agent_interface::session::records::{
     ContentProvenance, InteractiveSessionStore, LoadPurpose, SaveOutcome, SavePurpose, SaveRefusal,
     SessionLoadOutcome,
 };

@@ -25,7 +25,7 @@ use agent_interface::runtime::record_store::{
     AeadSeal, KeyId, KeyRole, Keyring, MemoryMedium, Opened, RecordId, RecordMedium, RecordSeal,
     RecordStore, SealedHeader, WriterId,
 };
-use agent_interface::session::{
+use agent_interface::session::records::{
     ContentProvenance, InteractiveSessionStore, LoadPurpose, LockedReason, RecordOwner,
     SessionLoadOutcome,
 };

@@ -26,7 +26,7 @@ use agent_interface::runtime::session_cache::{
     Acquisition, ForkOwner, IdKind, OwnerRow, Principal, Registration, SessionCache,
     SessionCacheConfig, SessionCachePort, fork_ownership,
 };
-use agent_interface::session::{InteractiveSessionStore, LoadPurpose, SessionLoadOutcome};
+use agent_interface::session::records::{InteractiveSessionStore, LoadPurpose, SessionLoadOutcome};
 use agent_interface_fuzz::{SmallId, assistant_message, block_on, tool_message, user_message};
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
@@ -398,7 +398,7 @@ async fn probe_outcome<
 async fn probe<R: InteractiveSessionStore, I: agent_interface::runtime::session_cache::IdSource>(
     cache: &SessionCache<R, I>,
     id: &str,
-) -> Option<agent_interface::session::InteractiveSessionRecord> {
+) -> Option<agent_interface::session::records::InteractiveSessionRecord> {
     match probe_outcome(cache, id).await {
         Some(SessionLoadOutcome::Valid { record, .. }) => Some(*record),
         _ => None,

@@ -17,13 +17,16 @@
 
 use agent_interface::agent_core::Value;
 use agent_interface::runtime::record_codec::{decode_session_record, encode_session_record};
-use agent_interface::session::{InteractiveSessionRecord, SessionRecordDecodeOutcome};
+use agent_interface::session::records::{InteractiveSessionRecord, SessionRecordDecodeOutcome};
 use libfuzzer_sys::fuzz_target;
 
 /// What a parse answers: `Ok` with the outcome when it is not corrupt, `Err` with the first
 /// issue's path and, for the record's own error, the issues as one line (`path: message; …`,
 /// paths without `record.`, no foreign id).
-fn by_a_parse(bytes: &[u8], id: &str) -> Result<SessionRecordDecodeOutcome, (String, Option<String>)> {
+fn by_a_parse(
+    bytes: &[u8],
+    id: &str,
+) -> Result<SessionRecordDecodeOutcome, (String, Option<String>)> {
     let Ok(Value::Object(envelope)) = serde_json::from_slice::<Value>(bytes) else {
         return Err((String::new(), None));
     };
@@ -43,7 +46,10 @@ fn by_a_parse(bytes: &[u8], id: &str) -> Result<SessionRecordDecodeOutcome, (Str
         }),
     };
     if version != Some(1) {
-        return Ok(SessionRecordDecodeOutcome::Unsupported { schema_version: version, cwd });
+        return Ok(SessionRecordDecodeOutcome::Unsupported {
+            schema_version: version,
+            cwd,
+        });
     }
     let record = match envelope.get("record") {
         Some(record @ Value::Object(_)) => record,
@@ -77,10 +83,20 @@ fuzz_target!(|data: &[u8]| {
                     format!("{path}: {}", issue.message)
                 })
                 .collect();
-            assert_eq!(rendered.join("; "), line, "at {path} for {:?}", String::from_utf8_lossy(bytes));
+            assert_eq!(
+                rendered.join("; "),
+                line,
+                "at {path} for {:?}",
+                String::from_utf8_lossy(bytes)
+            );
         }
         (SessionRecordDecodeOutcome::Corrupt { issues, .. }, Err((path, None))) => {
-            assert_eq!(issues[0].path, path, "for {:?}", String::from_utf8_lossy(bytes));
+            assert_eq!(
+                issues[0].path,
+                path,
+                "for {:?}",
+                String::from_utf8_lossy(bytes)
+            );
         }
         (outcome, Ok(expected)) => assert_eq!(
             outcome,

@@ -11,7 +11,7 @@ use agent_interface::agent_core::{
     AssistantMessage, ToolCall, ToolCallFunction, ToolMessage, UniversalMessage,
 };
 use agent_interface::runtime::record_store::rand_core::{TryCryptoRng, TryRng};
-use agent_interface::session::InteractiveSessionRecord;
+use agent_interface::session::records::InteractiveSessionRecord;
 use arbitrary::Arbitrary;
 use serde::Serialize;
 use serde::de::DeserializeOwned;

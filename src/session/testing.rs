@@ -98,26 +98,28 @@ use crate::execution::{
     SubagentJobState, SubagentJobStatus,
 };
 
-use super::capability::{
+use super::capabilities::{
     AgentDefinitionSummary, AgentJobSpawnInput, BackgroundJobGroupCreateInput, BoxedTurnCompletion,
-    CapabilityRead, SESSION_CAPABILITY_MEMBER_KEYS, SessionAgentJobs, SessionBackgroundGroups,
+    CapabilityRead, PermissionPromptRoute, RuntimeToolInvokeOptions,
+    SESSION_CAPABILITY_MEMBER_KEYS, SessionAgentJobs, SessionBackgroundGroups,
     SessionBackgroundTasks, SessionCapabilityRole, SessionCommands, SessionConversationRead,
     SessionDriverAttribution, SessionEventHandler, SessionEvents, SessionExecutionDetail,
     SessionExecutionState, SessionExecutionWorkspace, SessionGoal, SessionIdHandle,
-    SessionIdentity, SessionLifecycle, SessionPromptResolution, SessionSelfPacedLoopControl,
-    SessionStatusRead, SessionTurnControl, SessionTurnSubmission, SessionWorkspaceLocation,
-    SetGoalOptions, ShutdownOptions,
+    SessionIdentity, SessionLifecycle, SessionPromptResolution, SessionRuntimeTools,
+    SessionSelfPacedLoopControl, SessionStatusRead, SessionTurnControl, SessionTurnSubmission,
+    SessionWorkspaceLocation, SetGoalOptions, ShutdownOptions,
 };
 #[cfg(doc)]
-use super::capability::{InteractiveSession, SessionCapabilityHost};
-use super::events::{InteractiveEventName, SessionEvent};
-use super::execution_result::{ExecutionResult, TurnOutcome};
-use super::goal::{GoalState, GoalStatus};
-use super::loop_state::WaitingLoopStopOutcome;
-use super::prompt::{PermissionRequestEvent, PermissionResultValue, PromptResolvedEvent};
-use super::runtime_tools::{PermissionPromptRoute, RuntimeToolInvokeOptions, SessionRuntimeTools};
-use super::status::{ModelListSnapshot, SessionStatusSnapshot};
-use super::turn::{AbortSignal, DriverId, SubmitOptions, TurnHandle};
+use super::capabilities::{InteractiveSession, SessionCapabilityHost};
+use super::events::{
+    GoalState, GoalStatus, InteractiveEventName, ModelListSnapshot, SessionEvent,
+    SessionStatusSnapshot,
+};
+use super::loops::WaitingLoopStopOutcome;
+use super::prompts::{PermissionRequestEvent, PermissionResultValue, PromptResolvedEvent};
+use super::turns::{
+    AbortSignal, DriverId, ExecutionResult, SubmitOptions, TurnHandle, TurnOutcome,
+};
 
 /// The one timestamp every double writes (the crate reads no clock).
 pub const TEST_TIMESTAMP: &str = "1970-01-01T00:00:00.000Z";

@@ -7,13 +7,15 @@
 //! the connection authority), yet it does no I/O: the host supplies the carrier, the sealing,
 //! the integrity check, the record decoding, the credentials and the persistence through traits.
 //!
-//! | file | what it holds |
+//! | module | what it holds |
 //! |---|---|
-//! | `peer` | peer messages and acknowledgements, the two admission axes (what the peer presented, where it came from) and their trust classification, the delivery predicates |
-//! | `mesh` | device-mesh admission: trust, locality and workspace as separate fields; capabilities = certificate ∩ local policy, strictly ascending |
-//! | `authority` | the approval table, the per-connection authority (once-per-connection questions shared by concurrent callers, per-request questions, the end of a connection), delegated peer turns |
-//! | `file_transfer` | file offers (the summary the operator approves, the whole-file hash check) and the file channel port |
-//! | `handoff` | the handoff contracts, the ownership machine, the offer policy, the orchestration ports, the source and the destination |
+//! | [`peers`] | peer messages and acknowledgements, the two admission axes (what the peer presented, where it came from) and their trust classification, the delivery predicates |
+//! | [`mesh`] | device-mesh admission: trust, locality and workspace as separate fields; capabilities = certificate ∩ local policy, strictly ascending |
+//! | [`authority`] | the approval table, the per-connection authority (once-per-connection questions shared by concurrent callers, per-request questions, the end of a connection), delegated peer turns |
+//! | [`files`] | file offers (the summary the operator approves, the whole-file hash check) and the file channel port |
+//! | [`handoff`] | the handoff contracts, the ownership machine, the offer policy, the orchestration ports, the source and the destination |
+//!
+//! Each item has one path, through its module: `session_mobility::handoff::HandoffSource`.
 //!
 //! # Guarantees
 //!
@@ -30,9 +32,10 @@
 //! # Example
 //!
 //! ```
-//! use agent_interface::session_mobility::{
-//!     CapabilityApproval, CapabilityApprovalScope, MeshCapability, capability_approval,
+//! use agent_interface::session_mobility::authority::{
+//!     CapabilityApproval, CapabilityApprovalScope, capability_approval,
 //! };
+//! use agent_interface::session_mobility::mesh::MeshCapability;
 //!
 //! assert_eq!(capability_approval(MeshCapability::Message), CapabilityApproval::Never);
 //! let drive = capability_approval(MeshCapability::Drive);
@@ -43,49 +46,8 @@
 //!
 //! Decisions where the contract was silent: `docs/decisions/session-mobility.md`.
 
-mod authority;
-mod file_transfer;
-mod handoff;
-mod mesh;
-mod peer;
-
-pub use authority::{
-    ApprovalRequestError, AuthorizeOptions, CapabilityApproval, CapabilityApprovalRequest,
-    CapabilityApprovalScope, CapabilityDecision, CapabilityRefusal, ConnectionAuthority,
-    ConnectionEnd, ConnectionPeer, DelegatedTurn, DelegatedTurnError, DelegationDecision,
-    DelegationRequest, NoOperator, OperatorApprover, capability_approval,
-};
-pub use file_transfer::{
-    FileCloseHandler, FileFrameChannel, FileFrameHandler, FileOffer, FileVerificationError,
-};
-pub use handoff::{
-    AssembleOutcome, COMMITTED_CANNOT_DISCARD_DETAIL, DestinationCommitError, DestinationReport,
-    DestinationState, DurablyPersisted, HandoffAdvance, HandoffAssembler, HandoffCarrier,
-    HandoffChunkFrame, HandoffClock, HandoffCommitAck, HandoffCommitResult, HandoffComposition,
-    HandoffCredentialResolver, HandoffDestination, HandoffDestinationComposition,
-    HandoffDestinationOptions, HandoffDisposition, HandoffIntegrity, HandoffManifest,
-    HandoffManifestRequest, HandoffOfferResult, HandoffOutcome, HandoffPayload, HandoffPhase,
-    HandoffReadiness, HandoffRecordDecodeOutcome, HandoffRecordPersister, HandoffRefusal,
-    HandoffRuntimeState, HandoffSource, HandoffSourceComposition, HandoffSourceOfferError,
-    HandoffSourceOptions, HandoffStateItem, HandoffStateKind, HandoffTransaction,
-    HandoffTransferError, HandoffTransition, HandoffTransitionDetail, HandoffTransitionRefusal,
-    IN_FLIGHT_WORK_DETAIL, IntegrityFailure, IntegrityOutcome, InvalidChunkFrame,
-    InvalidHandoffTransaction, InventoryDispositionMismatch, MAX_REPORTED_DECODE_ISSUES,
-    NO_CREDENTIAL_DETAIL, NOT_JSON_DETAIL, NOT_WRITTEN_DETAIL, NoHandoffOpen, NoManifestReceived,
-    PROVIDER_CREDENTIALS_NOTE, PrepareHandoffOfferInput, SANDBOX_SNAPSHOT_NOTE, SealedRecord,
-    SourceAbandonReason, SourceOfferOutcome, SourceRuntimeState, UNCOMMITTED_CHANGES_NOTE,
-    advance_handoff, assess_handoff_readiness, begin_handoff, commit_handoff, handoff_inventory,
-    handoff_outcome, is_handoff_committed, is_handoff_transition_allowed, prepare_handoff_offer,
-    source_retains_authority, source_still_owns,
-};
-pub use mesh::{
-    MeshAdmission, MeshAdmissionError, MeshCapabilities, MeshCapabilitiesNotAscending,
-    MeshCapability, MeshTrust,
-};
-pub use peer::{
-    AdmittedPeerTrust, PeerAckReasonOnState, PeerAdmission, PeerAdmissionError,
-    PeerAdmissionEvidence, PeerDelivery, PeerDeliveryState, PeerEnvironmentProof, PeerMessage,
-    PeerMessageAck, PeerMessageIngress, PeerMessageListener, PeerOrigin, PeerPresentation,
-    PeerTrust, SessionPeerMessagingPort, WorkspaceRelation, is_same_environment_peer,
-    is_terminal_peer_delivery,
-};
+pub mod authority;
+pub mod files;
+pub mod handoff;
+pub mod mesh;
+pub mod peers;

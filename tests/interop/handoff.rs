@@ -24,10 +24,10 @@ use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use agent_interface::session::{
+use agent_interface::session::records::{
     InteractiveSessionRecord, SessionRecordDecodeIssue, SessionRecordDecodeOutcome,
 };
-use agent_interface::session_mobility::{
+use agent_interface::session_mobility::handoff::{
     AssembleOutcome, DestinationCommitError, HandoffAdvance, HandoffAssembler, HandoffCarrier,
     HandoffChunkFrame, HandoffCommitAck, HandoffCommitResult, HandoffCredentialResolver,
     HandoffDestination, HandoffDestinationComposition, HandoffDestinationOptions, HandoffIntegrity,

@@ -31,12 +31,19 @@ use core::future::poll_fn;
 use core::task::Poll;
 
 use agent_interface::agent_core::ErrorValue;
-use agent_interface::session::AbortSignal;
+use agent_interface::session::turns::AbortSignal;
 use agent_interface::session_mobility::{
-    AuthorizeOptions, CapabilityApprovalRequest, CapabilityDecision, ConnectionAuthority,
-    ConnectionPeer, DelegationDecision, DelegationRequest, FileOffer, MeshCapability,
-    OperatorApprover, PeerAdmission, PeerDeliveryState, PeerMessage, capability_approval,
-    is_same_environment_peer, is_terminal_peer_delivery,
+    authority::{
+        AuthorizeOptions, CapabilityApprovalRequest, CapabilityDecision, ConnectionAuthority,
+        ConnectionPeer, DelegationDecision, DelegationRequest, OperatorApprover,
+        capability_approval,
+    },
+    files::FileOffer,
+    mesh::MeshCapability,
+    peers::{
+        PeerAdmission, PeerDeliveryState, PeerMessage, is_same_environment_peer,
+        is_terminal_peer_delivery,
+    },
 };
 
 use crate::support::{block_on, s};
@@ -336,7 +343,7 @@ fn check_session(name: &str, input: &Value, output: &Value) {
                 // "One promise object" is the reference's way of sharing one answer: here the
                 // callers share it when exactly one question serves them all.
                 let shared = capability_approval(capability)
-                    == agent_interface::session_mobility::CapabilityApproval::EveryConnection;
+                    == agent_interface::session_mobility::authority::CapabilityApproval::EveryConnection;
                 entry.insert(s("samePromiseObject"), Value::from(shared));
             }
             other => panic!("{name}: unknown op {other}"),
@@ -550,7 +557,7 @@ fn authority_golden_fixtures() {
                     device_id: Some(s("dev-laptop")),
                     session_id: Some(s("session-laptop")),
                     locality: agent_interface::agent_core::PeerReach::SameHost,
-                    capabilities: agent_interface::session_mobility::MeshCapabilities::ALL,
+                    capabilities: agent_interface::session_mobility::mesh::MeshCapabilities::ALL,
                 };
                 let authority = ConnectionAuthority::new(peer, Some(&harness));
                 let ours = block_on(authority.authorize_delegation(&request, None));

@@ -17,7 +17,7 @@ use agent_interface::runtime::record_store::testing::{
     RecordStoreProblem, run_record_store_case, run_record_store_conformance,
 };
 use agent_interface::runtime::record_store::*;
-use agent_interface::session::{
+use agent_interface::session::records::{
     ContentProvenance, DigestAlgorithm, InteractiveSessionRecord, InteractiveSessionStore,
     LoadPurpose, LockedReason, RecordDigest, RecordOwner, SaveOutcome, SavePurpose, SaveRefusal,
     SessionLoadOutcome, SessionLoadStatus, Sha256Digest,

@@ -17,7 +17,7 @@ use core::fmt;
 use agent_interface::runtime::record_codec::encode_session_record;
 use agent_interface::runtime::record_store::rand_core::{TryCryptoRng, TryRng};
 use agent_interface::runtime::record_store::*;
-use agent_interface::session::{
+use agent_interface::session::records::{
     ContentProvenance, DigestAlgorithm, InteractiveSessionRecord, InteractiveSessionStore,
     LoadPurpose, LockedReason, RaiseOutcome, RecordDigest, RecordOwner, SaveOutcome, SavePurpose,
     SaveRefusal, SealingSessionStore, SessionLoadOutcome, TokenIssue,

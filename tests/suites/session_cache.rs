@@ -32,7 +32,7 @@ use agent_interface::runtime::session_cache::testing::{
     run_session_cache_conformance,
 };
 use agent_interface::runtime::session_cache::*;
-use agent_interface::session::{
+use agent_interface::session::records::{
     ContentProvenance, InteractiveSessionRecord, InteractiveSessionStore, LoadPurpose,
     LockedReason, SaveOutcome, SavePurpose, SaveRefusal, SessionLoadOutcome, SessionLoadStatus,
     SessionStoreListing,

@@ -25,7 +25,7 @@ use agent_interface::execution::{
     SubagentJobStatus,
 };
 use agent_interface::session::testing::*;
-use agent_interface::session::*;
+use agent_interface::session::{capabilities::*, events::*, loops::*, prompts::*, turns::*};
 
 use crate::support::{block_on, golden, s, to_json};
 
@@ -806,7 +806,7 @@ cases! {
             assert_eq!((job.job.depth, job.job.cwd.as_str()), (1, "/workspace"));
             let goal = block_on(session.set_goal("ship it", SetGoalOptions::default())).expect("sets");
             assert_eq!(goal.max_iterations, 25);
-            assert_eq!(goal.status, agent_interface::session::GoalStatus::Active);
+            assert_eq!(goal.status, agent_interface::session::events::GoalStatus::Active);
             assert_eq!(session.get_goal_state(), None);
             assert_eq!(session.cancel_goal(), None);
             assert_eq!(block_on(session.shutdown(ShutdownOptions::default())), Ok(()));

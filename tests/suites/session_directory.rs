@@ -16,18 +16,25 @@ use core::sync::atomic::{AtomicBool, Ordering};
 
 use agent_interface::agent_core::{ActionRequest, ActionResponse, ErrorValue, Value};
 use agent_interface::session::{
-    AgentDriver, AgentDriverObservations, CommandInfo, InteractionChannel, InteractionEvent,
-    ProjectDiffRead, ProjectFileStatus, ProjectMemoryRead, ProjectStatusFile, ProjectStatusRead,
-    PromptHistoryBlock, PromptHistoryEntry, PromptHistoryRead, PromptHistoryReadOptions,
-    PromptHistorySource, PromptHistoryWriter, ResumableSessionSummary,
-    SESSION_CHANGE_REFUSAL_CODES, SESSION_DELETE_REFUSAL_CODES, SessionBinder, SessionBinding,
-    SessionBindingRole, SessionChangeRefusal, SessionChangeRefusalCode, SessionDeleteRefusal,
-    SessionDeleteRefusalCode, SessionDirectory, SessionListing, SessionListingEntry,
-    SessionSwitchedEvent, SettingsPatch, SettingsPermissionRuleKind, SettingsSnapshot,
-    SwitchAwayState, TerminalHandoff, ToolCallObservation, as_session_change_refusal,
-    as_session_delete_refusal, is_session_change_refusal, is_session_delete_refusal,
-    read_assistant_replies, read_errors, read_last_assistant_text, read_tool_calls,
-    switch_away_refusal,
+    directory::{
+        ResumableSessionSummary, SESSION_CHANGE_REFUSAL_CODES, SESSION_DELETE_REFUSAL_CODES,
+        SessionBinder, SessionBinding, SessionBindingRole, SessionChangeRefusal,
+        SessionChangeRefusalCode, SessionDeleteRefusal, SessionDeleteRefusalCode, SessionDirectory,
+        SessionListing, SessionListingEntry, SessionSwitchedEvent, SwitchAwayState,
+        as_session_change_refusal, as_session_delete_refusal, is_session_change_refusal,
+        is_session_delete_refusal, switch_away_refusal,
+    },
+    interaction::{
+        AgentDriver, AgentDriverObservations, CommandInfo, InteractionChannel, InteractionEvent,
+        TerminalHandoff, ToolCallObservation, read_assistant_replies, read_errors,
+        read_last_assistant_text, read_tool_calls,
+    },
+    screens::{
+        ProjectDiffRead, ProjectFileStatus, ProjectMemoryRead, ProjectStatusFile,
+        ProjectStatusRead, PromptHistoryBlock, PromptHistoryEntry, PromptHistoryRead,
+        PromptHistoryReadOptions, PromptHistorySource, PromptHistoryWriter, SettingsPatch,
+        SettingsPermissionRuleKind, SettingsSnapshot,
+    },
 };
 
 use crate::support::{block_on, decode, s};

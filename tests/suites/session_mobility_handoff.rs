@@ -20,10 +20,10 @@ use alloc::vec::Vec;
 use core::cell::{Cell, RefCell};
 
 use agent_interface::agent_core::Value;
-use agent_interface::session::{
+use agent_interface::session::records::{
     InteractiveSessionRecord, SessionRecordDecodeIssue, SessionRecordDecodeOutcome,
 };
-use agent_interface::session_mobility::{
+use agent_interface::session_mobility::handoff::{
     AssembleOutcome, DestinationCommitError, DestinationReport, DestinationState, DurablyPersisted,
     HandoffAdvance, HandoffAssembler, HandoffCarrier, HandoffChunkFrame, HandoffCommitAck,
     HandoffCommitResult, HandoffCredentialResolver, HandoffDestination,

@@ -26,19 +26,29 @@ use core::task::{Context, Poll, Waker};
 
 use agent_interface::agent_core::{ErrorValue, PeerReach};
 use agent_interface::session::{
-    AbortSignal, InvalidSha256Digest, PeerTurnContext, Sha256Digest, TurnSource,
+    records::{InvalidSha256Digest, Sha256Digest},
+    turns::{AbortSignal, PeerTurnContext, TurnSource},
 };
 use agent_interface::session_mobility::{
-    AdmittedPeerTrust, ApprovalRequestError, AuthorizeOptions, CapabilityApproval,
-    CapabilityApprovalRequest, CapabilityApprovalScope, CapabilityDecision, CapabilityRefusal,
-    ConnectionAuthority, ConnectionEnd, ConnectionPeer, DelegatedTurn, DelegationDecision,
-    DelegationRequest, FileCloseHandler, FileFrameChannel, FileFrameHandler, FileOffer,
-    FileVerificationError, MeshAdmission, MeshAdmissionError, MeshCapabilities,
-    MeshCapabilitiesNotAscending, MeshCapability, MeshTrust, NoOperator, OperatorApprover,
-    PeerAckReasonOnState, PeerAdmission, PeerAdmissionEvidence, PeerDelivery, PeerDeliveryState,
-    PeerEnvironmentProof, PeerMessage, PeerMessageAck, PeerMessageIngress, PeerOrigin,
-    PeerPresentation, PeerTrust, WorkspaceRelation, capability_approval, is_same_environment_peer,
-    is_terminal_peer_delivery,
+    authority::{
+        ApprovalRequestError, AuthorizeOptions, CapabilityApproval, CapabilityApprovalRequest,
+        CapabilityApprovalScope, CapabilityDecision, CapabilityRefusal, ConnectionAuthority,
+        ConnectionEnd, ConnectionPeer, DelegatedTurn, DelegationDecision, DelegationRequest,
+        NoOperator, OperatorApprover, capability_approval,
+    },
+    files::{
+        FileCloseHandler, FileFrameChannel, FileFrameHandler, FileOffer, FileVerificationError,
+    },
+    mesh::{
+        MeshAdmission, MeshAdmissionError, MeshCapabilities, MeshCapabilitiesNotAscending,
+        MeshCapability, MeshTrust,
+    },
+    peers::{
+        AdmittedPeerTrust, PeerAckReasonOnState, PeerAdmission, PeerAdmissionEvidence,
+        PeerDelivery, PeerDeliveryState, PeerEnvironmentProof, PeerMessage, PeerMessageAck,
+        PeerMessageIngress, PeerOrigin, PeerPresentation, PeerTrust, WorkspaceRelation,
+        is_same_environment_peer, is_terminal_peer_delivery,
+    },
 };
 
 use crate::support::{block_on, golden, rejects, s, to_json};

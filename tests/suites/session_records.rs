@@ -15,7 +15,7 @@ use core::task::{Context, Poll, Waker};
 
 use agent_interface::agent_core::{UniversalMessage, Value};
 use agent_interface::runtime::record_codec::{decode_session_record, encode_session_record};
-use agent_interface::session::{
+use agent_interface::session::records::{
     ContentProvenance, CrossStoreToken, DigestAlgorithm, InteractiveSessionRecord,
     InteractiveSessionStore, LoadPurpose, LockedReason, RaiseOutcome, RecordOwner,
     SESSION_RECORD_SCHEMA_VERSION, SaveOutcome, SavePurpose, SaveRefusal, SessionListEntry,

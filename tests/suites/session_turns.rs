@@ -14,7 +14,7 @@ use alloc::vec::Vec;
 use core::marker::PhantomData;
 
 use agent_interface::agent_core::{ContextWindowState, ErrorValue, ToolArgs, Value};
-use agent_interface::session::*;
+use agent_interface::session::{directory::*, events::*, loops::*, prompts::*, turns::*};
 
 use crate::support::{block_on, s};
 use crate::support::{from_json, golden, json_eq, rejects, to_json};

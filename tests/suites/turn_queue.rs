@@ -16,7 +16,7 @@ use core::sync::atomic::{AtomicUsize, Ordering};
 use core::task::{Context, Poll, Waker};
 
 use agent_interface::runtime::turn_queue::*;
-use agent_interface::session::{
+use agent_interface::session::turns::{
     ExecutionResult, TurnCompletion, TurnError, TurnNotRun, TurnNotRunReason, TurnOutcome,
 };
 use embassy_sync::blocking_mutex::raw::CriticalSectionRawMutex as Raw;
@@ -548,7 +548,7 @@ cases! {
             let turn = queue.start().unwrap();
             queue.abort(turn.id, Ok(reply.clone())).unwrap();
             queue.clear();
-            let block = |handle: agent_interface::session::TurnHandle<_>| {
+            let block = |handle: agent_interface::session::turns::TurnHandle<_>| {
                 crate::support::block_on(core::future::IntoFuture::into_future(handle))
             };
             assert_eq!(block(done), Ok(TurnOutcome::from(reply.clone())));

@@ -15,7 +15,7 @@ use agent_interface::runtime::policy::{
 use agent_interface::runtime::record_store::{
     OtherWriter, RecordMedium, RecordStore, RecordStoreError, Unsealed, WriterId, WriterMark,
 };
-use agent_interface::session::{
+use agent_interface::session::records::{
     ContentProvenance, InteractiveSessionRecord, InteractiveSessionStore, LoadPurpose, SaveOutcome,
     SavePurpose, SaveRefusal, SessionLoadOutcome,
 };

@@ -11,7 +11,7 @@ use agent_interface::runtime::record_store::testing::{
 use agent_interface::runtime::record_store::{
     OtherWriter, RecordId, RecordMedium, RecordStore, RecordStoreError, Unsealed, WriterMark,
 };
-use agent_interface::session::{
+use agent_interface::session::records::{
     ContentProvenance, InteractiveSessionRecord, InteractiveSessionStore, LoadPurpose, SaveOutcome,
     SavePurpose, SaveRefusal, SessionLoadOutcome, SessionLoadStatus,
 };

@@ -76,8 +76,8 @@ use core::ops::Range;
 
 use crate::agent_core::Value;
 #[cfg(doc)]
-use crate::session::SessionLoadOutcome;
-use crate::session::{
+use crate::session::records::SessionLoadOutcome;
+use crate::session::records::{
     Child, InteractiveSessionRecord, Member, RECORD, SESSION_RECORD_SCHEMA_VERSION,
     SessionRecordDecodeIssue, SessionRecordDecodeOutcome, decode_members_unread, describe_text,
     first_byte, named, outline_plain, whole,

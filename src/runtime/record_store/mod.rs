@@ -1,5 +1,5 @@
 //! Session record stores (feature `record-store`): one [`RecordStore`] that implements the
-//! session family's store port ([`InteractiveSessionStore`](crate::session::InteractiveSessionStore))
+//! session family's store port ([`InteractiveSessionStore`](crate::session::records::InteractiveSessionStore))
 //! over a byte [`RecordMedium`] and a [`RecordSeal`], with the claims, lends and writer markers
 //! that keep one writer per record.
 //!
@@ -52,7 +52,7 @@
 //!
 //! ```
 //! # use agent_interface::runtime::record_store::*;
-//! # use agent_interface::session::{InteractiveSessionStore, LoadPurpose, SessionLoadStatus};
+//! # use agent_interface::session::records::{InteractiveSessionStore, LoadPurpose, SessionLoadStatus};
 //! let medium = MemoryMedium::new();
 //! let a = MemoryRecordStore::new(&medium, Unsealed, WriterId::new("a").unwrap());
 //! let b = MemoryRecordStore::new(&medium, Unsealed, WriterId::new("b").unwrap());

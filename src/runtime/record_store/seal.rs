@@ -4,7 +4,7 @@
 use alloc::borrow::Cow;
 use alloc::string::String;
 
-use crate::session::{ContentProvenance, LockedReason, RecordDigest, RecordOwner};
+use crate::session::records::{ContentProvenance, LockedReason, RecordDigest, RecordOwner};
 
 /// What opening stored bytes gave.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -14,7 +14,7 @@ use embassy_sync::blocking_mutex::Mutex;
 use embassy_sync::blocking_mutex::raw::{NoopRawMutex, RawMutex};
 
 use crate::runtime::record_codec::{decode_session_record, encode_session_record};
-use crate::session::{
+use crate::session::records::{
     ContentProvenance, InteractiveSessionRecord, InteractiveSessionStore, LoadPurpose,
     LockedReason, RecordDigest, RecordOwner, SaveOutcome, SavePurpose, SaveRefusal,
     SessionListEntry, SessionLoadOutcome, SessionRecordDecodeIssue, SessionRecordDecodeOutcome,

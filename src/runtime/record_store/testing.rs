@@ -34,7 +34,7 @@ use core::fmt;
 use crate::agent_core::ErrorValue;
 use crate::conformance::{CaseHarness, SuiteCase, run_suite};
 use crate::runtime::record_codec::encode_session_record;
-use crate::session::{
+use crate::session::records::{
     ContentProvenance, InteractiveSessionRecord, InteractiveSessionStore, LoadPurpose,
     RecordDigest, SaveOutcome, SavePurpose, SaveRefusal, SessionLoadOutcome, SessionLoadStatus,
     SessionStoreListing,
@@ -1110,7 +1110,7 @@ impl<'m, 'r, F: RecordStoreFixture> Run<'_, 'm, 'r, F> {
             &|outcome| {
                 *outcome
                     == SessionLoadOutcome::Locked {
-                        reason: crate::session::LockedReason::HeldFileChanged,
+                        reason: crate::session::records::LockedReason::HeldFileChanged,
                     }
             },
         )

@@ -19,7 +19,7 @@ use crate::instant::format_instant;
 use crate::runtime::reconcile::{
     ReconcileInputs, ReconcileReport, ResultOrphan, reconcile_interrupted_session,
 };
-use crate::session::{
+use crate::session::records::{
     ContentProvenance, InteractiveSessionRecord, InteractiveSessionStore, LoadPurpose, SaveOutcome,
     SavePurpose, SessionLoadOutcome,
 };

@@ -4,7 +4,7 @@ use alloc::boxed::Box;
 use alloc::string::String;
 
 use crate::runtime::reconcile::ReconcileError;
-use crate::session::{SaveRefusal, SessionLoadOutcome};
+use crate::session::records::{SaveRefusal, SessionLoadOutcome};
 
 /// Why a cache operation failed. `E` is the store's error (a failure to reach the storage).
 ///

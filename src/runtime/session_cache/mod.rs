@@ -2,7 +2,7 @@
 //! store, with fork, ownership rows and reconcile on wake; and the bounded-tail wake.
 //!
 //! [`SessionCache`] sits over the session family's store port
-//! ([`InteractiveSessionStore`](crate::session::InteractiveSessionStore)), so the memory, file
+//! ([`InteractiveSessionStore`](crate::session::records::InteractiveSessionStore)), so the memory, file
 //! and sealed record stores, or a host's own, all work under it. It is sans-IO: time comes in as
 //! `now_ms`, new ids from the host's [`IdSource`], and there is no timer (a host that wants a
 //! background sweep calls [`SessionCache::sweep`] on its own clock). [`SessionCachePort`] is the

@@ -36,7 +36,7 @@ use crate::agent_core::{
 };
 use crate::conformance::{CaseHarness, SuiteCase, run_suite};
 use crate::runtime::reconcile::{ReconcileInputs, ReconciledErrorKind};
-use crate::session::{InteractiveSessionRecord, SessionLoadStatus};
+use crate::session::records::{InteractiveSessionRecord, SessionLoadStatus};
 
 use super::cache::{AcquireOptions, Acquired, Acquisition, Released, SessionHandle};
 use super::config::{EvictPolicy, Retention};

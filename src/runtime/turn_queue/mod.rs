@@ -20,8 +20,8 @@
 //! - [`clear`](TurnQueue::clear) settles every pending submission `cancelled` and reports the
 //!   drivers ([`Cleared`]); [`shutdown`](TurnQueue::shutdown) clears, then refuses every
 //!   submission with [`ShutDown`].
-//! - Into the session family: [`NotRun`] → `session::TurnNotRun`, a `Settled` →
-//!   `session::TurnCompletion`, [`TurnTicket::into_turn_handle`] → `session::TurnHandle`.
+//! - Into the session family: [`NotRun`] → `session::turns::TurnNotRun`, a `Settled` →
+//!   `session::turns::TurnCompletion`, [`TurnTicket::into_turn_handle`] → `session::turns::TurnHandle`.
 //!
 //! # Guarantees
 //!
@@ -52,7 +52,7 @@
 //!
 //! ```
 //! use agent_interface::runtime::turn_queue::{NoopRawMutex, Settled, TurnQueue};
-//! use agent_interface::session::TurnNotRunReason::{Cancelled, Coalesced};
+//! use agent_interface::session::turns::TurnNotRunReason::{Cancelled, Coalesced};
 //!
 //! // Inputs are texts, results lengths, drivers names; two may wait.
 //! let queue: TurnQueue<NoopRawMutex, &str, usize, &str, 2> = TurnQueue::new();

@@ -1,6 +1,6 @@
 //! What a ticket settles with, what never ran, and what `start` hands the runner.
 
-use crate::session::TurnNotRunReason;
+use crate::session::turns::TurnNotRunReason;
 
 use super::turn_id::TurnId;
 
@@ -51,7 +51,7 @@ impl<R> Settled<R> {
 }
 
 /// The outcome of an accepted submission that never ran: its id and why. `Copy`, so settling it
-/// allocates nothing; `From<NotRun> for session::TurnNotRun` gives the session family's form
+/// allocates nothing; `From<NotRun> for session::turns::TurnNotRun` gives the session family's form
 /// (which allocates the id text).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]

@@ -89,10 +89,10 @@ impl<M: RawMutex, T, R, D, const N: usize> TurnQueue<M, T, R, D, N> {
     /// down. Then, in this order:
     /// 1. if the newest pending submission is `driver`'s (`PartialEq`), this input replaces it in
     ///    place and the replaced submission's ticket settles
-    ///    [`coalesced`](crate::session::TurnNotRunReason::Coalesced);
+    ///    [`coalesced`](crate::session::turns::TurnNotRunReason::Coalesced);
     /// 2. otherwise, if `N` submissions are pending (or, rarely, every slot parks an outcome its
     ///    ticket has not read: see the module docs), this submission's ticket is settled
-    ///    [`dropped`](crate::session::TurnNotRunReason::Dropped) already and holds the input
+    ///    [`dropped`](crate::session::turns::TurnNotRunReason::Dropped) already and holds the input
     ///    ([`TurnTicket::take_dropped_input`]);
     /// 3. otherwise it is appended.
     ///
@@ -210,7 +210,7 @@ impl<M: RawMutex, T, R, D, const N: usize> TurnQueue<M, T, R, D, N> {
     }
 
     /// Cancels every pending submission: each ticket settles
-    /// [`cancelled`](crate::session::TurnNotRunReason::Cancelled), oldest first. The running turn
+    /// [`cancelled`](crate::session::turns::TurnNotRunReason::Cancelled), oldest first. The running turn
     /// is not touched (it is settled only by `finish` or `abort`). O(N); allocates nothing.
     ///
     /// Returns how many were cancelled and the distinct drivers they came from, for attributed

@@ -4,7 +4,7 @@
 use alloc::boxed::Box;
 use alloc::string::ToString;
 
-use crate::session::{ExecutionResult, TurnCompletion, TurnError, TurnNotRun, TurnOutcome};
+use crate::session::turns::{ExecutionResult, TurnCompletion, TurnError, TurnNotRun, TurnOutcome};
 
 use super::outcome::{NotRun, Settled};
 

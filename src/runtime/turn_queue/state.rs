@@ -5,7 +5,7 @@
 
 use core::task::{Poll, Waker};
 
-use crate::session::TurnNotRunReason;
+use crate::session::turns::TurnNotRunReason;
 
 use super::outcome::{NotRun, Settled, Started};
 use super::pending::{Entry, Pending};

@@ -9,7 +9,7 @@ use core::task::{Context, Poll, Waker};
 
 use embassy_sync::blocking_mutex::raw::RawMutex;
 
-use crate::session::{TurnCompletion, TurnHandle, TurnNotRunReason};
+use crate::session::turns::{TurnCompletion, TurnHandle, TurnNotRunReason};
 
 use super::outcome::{NotRun, Settled};
 use super::queue::TurnQueue;

@@ -14,7 +14,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::agent_core::Value;
-use crate::session::{InteractiveSessionRecord, SessionRecordDecodeOutcome};
+use crate::session::records::{InteractiveSessionRecord, SessionRecordDecodeOutcome};
 
 use super::contracts::HandoffIntegrity;
 use super::offer::SourceRuntimeState;

@@ -7,7 +7,7 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::session::InteractiveSessionRecord;
+use crate::session::records::InteractiveSessionRecord;
 
 string_enum! {
     /// Where a hand-off stands (`THandoffPhase`).

@@ -31,7 +31,7 @@ use core::convert::Infallible;
 use core::fmt;
 
 use crate::agent_core::Value;
-use crate::session::{InteractiveSessionRecord, SessionRecordDecodeIssue};
+use crate::session::records::{InteractiveSessionRecord, SessionRecordDecodeIssue};
 
 use super::composition::{
     AssembleOutcome, HandoffAssembler, HandoffChunkFrame, HandoffDestinationComposition,

@@ -25,7 +25,7 @@
 //! # Example
 //!
 //! ```
-//! use agent_interface::session_mobility::*;
+//! use agent_interface::session_mobility::handoff::*;
 //!
 //! let manifest = HandoffManifest {
 //!     handoff_id: "h1".into(),

@@ -20,7 +20,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::session::InteractiveSessionRecord;
+use crate::session::records::InteractiveSessionRecord;
 
 use super::contracts::{
     HandoffIntegrity, HandoffManifest, HandoffRefusal, HandoffStateItem, HandoffStateKind,

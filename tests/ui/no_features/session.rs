@@ -1,4 +1,4 @@
 //! Without `session`, the family does not exist.
-use agent_interface::session::TurnNotRun;
+use agent_interface::session::turns::TurnNotRun;
 
 fn main() {}

@@ -1,4 +1,4 @@
 //! With `session` on, session_mobility (the layer above) does not exist.
-use agent_interface::session_mobility::HandoffPhase;
+use agent_interface::session_mobility::handoff::HandoffPhase;
 
 fn main() {}

@@ -1,4 +1,4 @@
 //! With only `transport`, session does not exist.
-use agent_interface::session::TurnHandle;
+use agent_interface::session::turns::TurnHandle;
 
 fn main() {}

@@ -1,6 +1,6 @@
 //! With `record-codec`, the encoder and the decoder are reachable and round-trip a record.
 use agent_interface::runtime::record_codec::{decode_session_record, encode_session_record};
-use agent_interface::session::{InteractiveSessionRecord, SessionRecordDecodeOutcome};
+use agent_interface::session::records::{InteractiveSessionRecord, SessionRecordDecodeOutcome};
 
 fn main() {
     let record = InteractiveSessionRecord::new("s-1", "", "", "");

@@ -2,7 +2,7 @@
 use agent_interface::analytics::UsageSurface;
 use agent_interface::command::CommandUiIntent;
 use agent_interface::execution::BackgroundTaskStatus;
-use agent_interface::session::{OWNER_DRIVER_ID, TurnNotRunReason};
+use agent_interface::session::turns::{OWNER_DRIVER_ID, TurnNotRunReason};
 
 fn main() {
     assert_eq!(OWNER_DRIVER_ID, "owner");

@@ -1,6 +1,6 @@
 //! With `session-mobility`, the family and the session vocabulary it names are reachable.
-use agent_interface::session::DriverId;
-use agent_interface::session_mobility::{HandoffPhase, MeshCapability, source_retains_authority};
+use agent_interface::session::turns::DriverId;
+use agent_interface::session_mobility::{handoff::{HandoffPhase, source_retains_authority}, mesh::MeshCapability};
 
 fn main() {
     assert!(source_retains_authority(HandoffPhase::Staged));

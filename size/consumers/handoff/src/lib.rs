@@ -11,7 +11,7 @@ extern crate alloc;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use agent_interface::session_mobility::{
+use agent_interface::session_mobility::handoff::{
     HandoffAdvance, HandoffCommitAck, HandoffIntegrity, HandoffManifest, HandoffPhase,
     HandoffRefusal, HandoffTransaction, HandoffTransitionDetail,
 };

@@ -7,7 +7,7 @@
 #![no_std]
 
 use agent_interface::runtime::record_codec::{decode_session_record, encode_session_record};
-use agent_interface::session::SessionRecordDecodeOutcome;
+use agent_interface::session::records::SessionRecordDecodeOutcome;
 
 /// Decodes the record in `input` and encodes it back.
 #[must_use]

@@ -35,17 +35,17 @@ pub fn run(input: &[u8]) -> u32 {
                 }
             }
             5 => {
-                if let Some(id) = running.take() {
-                    if let Err(refused) = queue.finish(id, at as u32) {
-                        sum = sum.wrapping_add(refused.result);
-                    }
+                if let Some(id) = running.take()
+                    && let Err(refused) = queue.finish(id, at as u32)
+                {
+                    sum = sum.wrapping_add(refused.result);
                 }
             }
             6 => {
-                if let Some(id) = running.take() {
-                    if let Err(refused) = queue.abort(id, at as u32) {
-                        sum = sum.wrapping_add(refused.result);
-                    }
+                if let Some(id) = running.take()
+                    && let Err(refused) = queue.abort(id, at as u32)
+                {
+                    sum = sum.wrapping_add(refused.result);
                 }
             }
             _ => sum = sum.wrapping_add(queue.clear().drivers().count() as u32),

@@ -15,7 +15,9 @@ use chacha20poly1305::{AeadInOut, KeyInit, Tag, XChaCha20Poly1305, XNonce};
 use rand_core::TryCryptoRng;
 use sha2::{Digest, Sha256};
 
-use crate::session::{ContentProvenance, LockedReason, RecordDigest, RecordOwner, Sha256Digest};
+use crate::session::records::{
+    ContentProvenance, LockedReason, RecordDigest, RecordOwner, Sha256Digest,
+};
 
 use super::keys::{KeyEntry, KeyId, KeyMaterial, KeyRole, Keyring, KeyringError};
 use super::layout::{
@@ -24,7 +26,7 @@ use super::layout::{
 };
 use crate::runtime::record_store::{Opened, RecordSeal, SealError, Sealed};
 #[cfg(doc)]
-use crate::session::SealingSessionStore;
+use crate::session::records::SealingSessionStore;
 
 /// The token log of one id: which token started it, and the SHA-256 of every byte string sealed
 /// for the id since, oldest first.

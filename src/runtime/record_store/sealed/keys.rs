@@ -5,7 +5,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
-use crate::session::{ContentProvenance, LockedReason, RecordOwner};
+use crate::session::records::{ContentProvenance, LockedReason, RecordOwner};
 
 use crate::runtime::record_store::SealError;
 

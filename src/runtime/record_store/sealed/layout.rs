@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 
 use sha2::{Digest, Sha256};
 
-use crate::session::{DigestAlgorithm, RecordDigest, RecordOwner, Sha256Digest};
+use crate::session::records::{DigestAlgorithm, RecordDigest, RecordOwner, Sha256Digest};
 
 #[cfg(doc)]
 use super::AeadSeal;

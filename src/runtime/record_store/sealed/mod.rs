@@ -110,7 +110,7 @@
 #[cfg(doc)]
 use crate::runtime::record_store::{Opened, RecordStore, RecordStoreError, SealError};
 #[cfg(doc)]
-use crate::session::{RecordOwner, SealingSessionStore};
+use crate::session::records::{RecordOwner, SealingSessionStore};
 
 mod aead;
 mod keys;

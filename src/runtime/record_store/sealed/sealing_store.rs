@@ -7,7 +7,7 @@ use embassy_sync::blocking_mutex::raw::RawMutex;
 use rand_core::TryCryptoRng;
 
 use crate::runtime::record_codec::decode_session_record;
-use crate::session::{
+use crate::session::records::{
     ContentProvenance, CrossStoreToken, RaiseOutcome, RecordDigest, RecordOwner, SaveOutcome,
     SavePurpose, SealingSessionStore, SessionLoadOutcome, SessionRecordDecodeOutcome, TokenIssue,
 };
@@ -165,7 +165,7 @@ where
             // cannot happen, and is never handed out as a token.
             SessionLoadOutcome::Valid { owner: None, .. } => Ok(TokenIssue::Unreadable {
                 outcome: SessionLoadOutcome::Corrupt {
-                    issues: alloc::vec![crate::session::SessionRecordDecodeIssue::new(
+                    issues: alloc::vec![crate::session::records::SessionRecordDecodeIssue::new(
                         "",
                         "the seal did not say whose the record is",
                     )],
@@ -221,7 +221,7 @@ mod tests {
     use crate::runtime::record_store::{
         AeadSeal, KeyId, KeyMaterial, KeyRole, Keyring, MemoryMedium, RecordStore, WriterId,
     };
-    use crate::session::{
+    use crate::session::records::{
         ContentProvenance, InteractiveSessionRecord, InteractiveSessionStore, LoadPurpose,
         RecordOwner, SaveOutcome, SavePurpose, SessionLoadOutcome,
     };

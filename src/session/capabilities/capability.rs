@@ -97,13 +97,13 @@ use crate::execution::{
     ExecutionWorkspaceSnapshotOptions, SubagentJobState,
 };
 
-use super::events::{InteractiveEventName, SessionEvent};
-use super::goal::GoalState;
-use super::loop_state::WaitingLoopStopOutcome;
-use super::prompt::PermissionResultValue;
 use super::runtime_tools::{DynSessionRuntimeTools, SessionRuntimeTools};
-use super::status::{ModelListSnapshot, SessionStatusSnapshot};
-use super::turn::{AbortSignal, DriverId, SubmitOptions, TurnCompletion, TurnHandle};
+use crate::session::events::{
+    GoalState, InteractiveEventName, ModelListSnapshot, SessionEvent, SessionStatusSnapshot,
+};
+use crate::session::loops::WaitingLoopStopOutcome;
+use crate::session::prompts::PermissionResultValue;
+use crate::session::turns::{AbortSignal, DriverId, SubmitOptions, TurnCompletion, TurnHandle};
 
 // ---------------------------------------------------------------------------------------------
 // Role names and the member table

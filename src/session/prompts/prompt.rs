@@ -9,7 +9,7 @@ use core::fmt;
 
 use crate::agent_core::{ActionRequest, ToolArgs};
 
-use super::turn::DriverId;
+use crate::session::turns::DriverId;
 
 /// An answer to a permission request (`TPermissionResultValue`).
 ///

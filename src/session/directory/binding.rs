@@ -4,7 +4,7 @@
 //!
 //! Decisions where the contract was silent: `docs/decisions/session.md`.
 
-use super::directory::SessionDirectory;
+use super::port::SessionDirectory;
 use super::refusal::SessionChangeRefusalCode;
 
 string_enum! {

@@ -10,17 +10,18 @@ use crate::agent_core::{ContextWindowState, ErrorValue};
 use crate::execution::{BackgroundJobGroupEvent, BackgroundTaskEvent, ExecutionWorkspaceEvent};
 
 use super::branch::BranchEvent;
-use super::directory::SessionSwitchedEvent;
-use super::event_payloads::{CompactEvent, MemoryEvent, SkillActivationEvent};
-use super::execution_result::{ExecutionResult, PartialExecutionResult};
 use super::goal::GoalEvent;
+use super::payloads::{CompactEvent, MemoryEvent, SkillActivationEvent};
 use super::plan::PlanApprovalEvent;
-use super::prompt::{
-    AskRequestEvent, ContextFileRefreshedEvent, PermissionRequestEvent, PromptResolvedEvent,
-};
 use super::status::SessionStatusSnapshot;
 use super::tool_state::ToolState;
-use super::turn::{SessionRenamedEvent, TurnSource, UiIntentEvent};
+use crate::session::directory::SessionSwitchedEvent;
+use crate::session::prompts::{
+    AskRequestEvent, ContextFileRefreshedEvent, PermissionRequestEvent, PromptResolvedEvent,
+};
+use crate::session::turns::{
+    ExecutionResult, PartialExecutionResult, SessionRenamedEvent, TurnSource, UiIntentEvent,
+};
 
 string_enum! {
     /// The name of a session event (`TInteractiveEventName`): exactly the 28 keys of the event map.

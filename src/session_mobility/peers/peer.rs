@@ -24,7 +24,7 @@
 use alloc::rc::Rc;
 use alloc::string::String;
 
-use crate::session::DriverId;
+use crate::session::turns::DriverId;
 
 string_enum! {
     /// How much was established about a peer (`TPeerTrust`). None of these is interchangeable

@@ -17,13 +17,11 @@ use crate::execution::{
     BackgroundJobGroupEvent, BackgroundJobGroupState, BackgroundTaskEvent, BackgroundTaskState,
 };
 
-use super::branch::ActiveBranchPointer;
-use super::event_payloads::{
-    ContextReferenceItem, MemoryEvent, MemoryReference, SkillActivationEvent,
+use crate::session::events::{
+    ActiveBranchPointer, ContextReferenceItem, GoalState, MemoryEvent, MemoryReference,
+    PlanArtifact, SkillActivationEvent,
 };
-use super::goal::GoalState;
-use super::loop_state::SessionLoopState;
-use super::plan::PlanArtifact;
+use crate::session::loops::SessionLoopState;
 
 /// The version of the persisted envelope `{"schemaVersion", "record"}` this build reads and
 /// writes.

@@ -12,7 +12,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
-use super::turn::AbortSignal;
+use crate::session::turns::AbortSignal;
 
 /// One prompt as it was typed, with where and when (`IPromptHistoryEntry`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -30,10 +30,10 @@ use core::task::{Poll, Waker};
 use embassy_sync::waitqueue::MultiWakerRegistration;
 
 use crate::agent_core::{ErrorValue, PeerReach};
-use crate::session::{AbortSignal, DriverId, PeerTurnContext, SubmitOptions};
+use crate::session::turns::{AbortSignal, DriverId, PeerTurnContext, SubmitOptions};
 
-use super::file_transfer::FileOffer;
-use super::mesh::{MeshAdmission, MeshCapabilities, MeshCapability};
+use crate::session_mobility::files::FileOffer;
+use crate::session_mobility::mesh::{MeshAdmission, MeshCapabilities, MeshCapability};
 
 string_enum! {
     /// How often the receiving operator must approve a capability (`TCapabilityApproval`).
@@ -880,7 +880,7 @@ mod wire {
     use alloc::string::{String, ToString};
 
     use crate::agent_core::PeerReach;
-    use crate::session::{DriverId, PeerTurnContext, TurnSource};
+    use crate::session::turns::{DriverId, PeerTurnContext, TurnSource};
 
     use super::{
         ApprovalRequestError, CapabilityApprovalRequest, CapabilityApprovalScope,

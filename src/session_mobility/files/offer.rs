@@ -5,7 +5,7 @@
 //! its own ([`FileFrameChannel`], never shared with messages), in pieces the receiver paces, and is
 //! checked whole against the hash the receiving operator approved before it is kept
 //! ([`FileOffer::verify_received`]). The operator approves each offer through
-//! [`ConnectionAuthority::authorize_file`](super::ConnectionAuthority::authorize_file), whose
+//! [`ConnectionAuthority::authorize_file`](crate::session_mobility::authority::ConnectionAuthority::authorize_file), whose
 //! question names the file exactly ([`FileOffer::approval_summary`]).
 //!
 //! Decisions where the contract was silent: `docs/decisions/session-mobility.md`.
@@ -14,7 +14,7 @@ use alloc::format;
 use alloc::rc::Rc;
 use alloc::string::String;
 
-use crate::session::Sha256Digest;
+use crate::session::records::Sha256Digest;
 
 /// A file one session offers another (`IFileOffer`): exactly what the receiving operator
 /// approves and what is verified.

@@ -6,7 +6,7 @@
 //! machine proves nothing about whose it is, and a workspace the peer names grants nothing at all.
 //! Authority comes only from the trust and the capabilities local policy leaves of the
 //! certificate's ([`MeshCapabilities::granted`]), never from the locality or the workspace: a
-//! [`ConnectionPeer`](super::ConnectionPeer) built from an admission carries no workspace, and the
+//! [`ConnectionPeer`](crate::session_mobility::authority::ConnectionPeer) built from an admission carries no workspace, and the
 //! connection authority reads nothing but the capabilities to decide.
 //!
 //! Decisions where the contract was silent: `docs/decisions/session-mobility.md`.
@@ -17,7 +17,7 @@ use core::fmt;
 
 use crate::agent_core::PeerReach;
 
-use super::peer::{AdmittedPeerTrust, PeerTrust};
+use crate::session_mobility::peers::{AdmittedPeerTrust, PeerTrust};
 
 string_enum! {
     /// What a peer device may be asked to do (`TMeshCapability`): a capability of its device
@@ -25,7 +25,7 @@ string_enum! {
     ///
     /// The variants are declared in the order of their literals, so the derived `Ord` is the
     /// order of the wire's strictly ascending arrays. How often each needs the receiving
-    /// operator's yes is [`capability_approval`](super::capability_approval).
+    /// operator's yes is [`capability_approval`](crate::session_mobility::authority::capability_approval).
     pub enum MeshCapability {
         /// `'delegate'`: ask this session to run a task (asked for every request).
         Delegate = "delegate",

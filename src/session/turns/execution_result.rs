@@ -9,8 +9,8 @@ use alloc::vec::Vec;
 use crate::agent_core::{ContextWindowState, HistoryEntry};
 use crate::analytics::UsageSnapshot;
 
-use super::event_payloads::PromptFileReferenceRecord;
 use super::turn::ToolSummary;
+use crate::session::events::PromptFileReferenceRecord;
 
 /// The result of a turn that ran to the end (`IExecutionResult`): the only result that may answer
 /// an external sender.

@@ -13,7 +13,7 @@ use alloc::vec::Vec;
 use crate::agent_core::{ToolExecutionResult, ToolParameters, ToolSchema};
 
 use super::capability::CapabilityFuture;
-use super::turn::{AbortSignal, DriverId, NeverAborted};
+use crate::session::turns::{AbortSignal, DriverId, NeverAborted};
 
 /// How one runtime-tool call runs (the options of `invokeRuntimeTool`), generic over its abort
 /// signal `S`.
