@@ -66,6 +66,11 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+// The README's Rust snippets run as doctests, so its quick start cannot go stale.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 #[macro_use]
 mod literal;
 
