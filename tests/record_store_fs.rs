@@ -12,13 +12,15 @@ extern crate alloc;
 #[path = "suites/support.rs"]
 mod support;
 
+#[path = "suites/temp_dir.rs"]
+mod temp_dir;
+
 #[path = "suites/seeded.rs"]
 mod seeded;
 
 use std::collections::BTreeSet;
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::path::Path;
 
 use agent_interface::agent_core::ErrorValue;
 use agent_interface::conformance::{EveryCase, StopAtFirst};
@@ -37,45 +39,9 @@ use agent_interface::session::records::{
 
 use seeded::Seeded;
 use support::{block_on, s};
+use temp_dir::TempDir;
 
 // ---- directories -------------------------------------------------------------------------
-
-static DIRECTORIES: AtomicUsize = AtomicUsize::new(0);
-
-/// A fresh, empty directory under the system's temporary directory, removed on drop.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> Self {
-        let number = DIRECTORIES.fetch_add(1, Ordering::Relaxed);
-        let path = std::env::temp_dir().join(format!(
-            "agent-interface-fs-{}-{number}-{tag}",
-            std::process::id()
-        ));
-        let _ = fs::remove_dir_all(&path);
-        fs::create_dir_all(&path).expect("a temporary directory");
-        Self(path)
-    }
-
-    fn path(&self) -> &Path {
-        &self.0
-    }
-
-    fn join(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-
-    /// Every name in the directory, sorted.
-    fn names(&self) -> BTreeSet<String> {
-        names_in(&self.0)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
 
 fn names_in(dir: &Path) -> BTreeSet<String> {
     fs::read_dir(dir)
@@ -414,7 +380,7 @@ fn a_dead_writers_marker_blocks_until_it_is_recovered() {
     let dir = TempDir::new("dead");
     let a = store(&dir, "pid-41");
     assert_eq!(save(&a, &record("s1")), SaveOutcome::Saved);
-    drop(a); // The process dies without releasing.
+    std::mem::forget(a); // The process dies: no destructor runs, nothing is released.
 
     let b = store(&dir, "pid-42");
     assert_eq!(
@@ -698,9 +664,9 @@ fn strays_markers_and_foreign_files_are_never_listed_and_only_temporaries_are_sw
     );
     assert_eq!(listing.left_out(), 0);
 
-    let before = dir.names();
+    let before = names_in(dir.path());
     assert_eq!(medium.sweep_temporaries().expect("sweeps"), 2);
-    let after = dir.names();
+    let after = names_in(dir.path());
     let swept: BTreeSet<_> = before.difference(&after).cloned().collect();
     assert_eq!(
         swept,
@@ -751,7 +717,7 @@ fn an_id_that_could_leave_the_directory_never_becomes_a_path() {
         let saved = block_on(store.save(&record(id), SavePurpose::Run, ContentProvenance::Session));
         assert_eq!(saved, Err(invalid), "{id:?}");
     }
-    assert_eq!(parent.names(), [s("store")].into());
+    assert_eq!(names_in(parent.path()), [s("store")].into());
     assert!(names_in(&inside).is_empty());
 }
 
@@ -977,7 +943,11 @@ fn io_failures_are_typed_errors_and_leave_no_temporary_file() {
             .expect_err("no marker");
         assert_eq!(mark.operation(), Some(FileOperation::ReadMarker), "{mark}");
     });
-    assert!(temporaries(dir.path()).is_empty(), "{:?}", dir.names());
+    assert!(
+        temporaries(dir.path()).is_empty(),
+        "{:?}",
+        names_in(dir.path())
+    );
     // The store passes them on as medium failures, never as a load outcome.
     let store = FileRecordStore::new(medium, Unsealed, writer("a"));
     assert!(matches!(

@@ -20,6 +20,9 @@
 //! --features record-store-fs,testing --test record_store_kill -- --nocapture`.
 #![cfg(unix)]
 
+#[path = "suites/temp_dir.rs"]
+mod temp_dir;
+
 #[path = "suites/seeded.rs"]
 mod seeded;
 
@@ -29,7 +32,7 @@ use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant, SystemTime};
 
 use agent_interface::runtime::record_store::{
@@ -43,6 +46,7 @@ use agent_interface::session::records::{
 use embassy_futures::block_on;
 
 use seeded::Seeded;
+use temp_dir::TempDir;
 
 /// The environment variable that makes this binary a child, and names its role.
 const ROLE: &str = "AGENT_INTERFACE_KILL_ROLE";
@@ -64,34 +68,6 @@ fn rid(id: &str) -> RecordId {
 const AGED: Duration = Duration::from_secs(24 * 60 * 60);
 
 // ---- directories and children ------------------------------------------------------------
-
-static DIRECTORIES: AtomicUsize = AtomicUsize::new(0);
-
-/// A fresh, empty directory under the system's temporary directory, removed on drop.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> Self {
-        let number = DIRECTORIES.fetch_add(1, Ordering::Relaxed);
-        let path = std::env::temp_dir().join(format!(
-            "agent-interface-kill-{}-{number}-{tag}",
-            std::process::id()
-        ));
-        let _ = fs::remove_dir_all(&path);
-        fs::create_dir_all(&path).expect("a temporary directory");
-        Self(path)
-    }
-
-    fn path(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
 
 /// This binary again, as a child with `role` over `dir` writing as `writer`, its stdin and
 /// stdout piped to the parent. Only the [`child_process_role`] test runs in it.

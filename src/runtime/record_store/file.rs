@@ -5,7 +5,8 @@
 //!
 //! ```text
 //! <dir>/<id>.json                     the record's stored bytes (whatever the store's seal wrote)
-//! <dir>/<id>.writer                   the writer marker: the writer id and one "\n"
+//! <dir>/<id>.writer                   the writer marker: the writer id (and its lease) and one "\n"
+//! <dir>/.writers.lock                 the lock a marker's compare-and-swap holds (never removed)
 //! <dir>/.<id>.<pid>-<n>.record.tmp    a whole write in flight, or left behind by a kill
 //! <dir>/.<id>.<pid>-<n>.writer.tmp    a marker claim or transfer in flight, or left by a kill
 //! <dir>/.<id>.<n>.record.tmp          the same two, as older versions of this crate named
@@ -84,11 +85,12 @@
 //! - **Unmarking** reads the marker and removes it only when it names the writer (or is
 //!   unreadable and the writer is the reserved id). **Transferring** reads the marker and, only
 //!   when it names `from`, writes the new marker to a temporary file and renames it over the
-//!   old one, so the record is never without a writer. Residual race, between processes: the
-//!   read and the remove (or the rename) are two steps, so a marker that another actor removed
-//!   and a third re-created in between would be removed (or replaced). That needs two actors to
-//!   remove one marker at once, which happens only when a host recovers a writer that is in
-//!   fact alive; the rule below is what prevents it.
+//!   old one, so the record is never without a writer. Both hold the directory's advisory lock
+//!   (`.writers.lock`, `File::lock`) from the read to the remove or the rename, so they are one
+//!   compare-and-swap for every thread and process over the directory: writers racing to take
+//!   over one lapsed lease never both win. The operating system drops the lock of a process
+//!   that dies, so a crash never leaves the directory locked. A fresh mark needs no lock (the
+//!   hard link appears whole or fails).
 //!
 //! # A dead writer's marker
 //!
@@ -161,6 +163,11 @@ pub type FileRecordStore<S = Unsealed> = RecordStore<FileMedium, S>;
 
 /// The extension of a record file.
 const RECORD_SUFFIX: &str = ".json";
+/// The lock file every compare-and-swap on a marker of the directory holds (an advisory lock
+/// the operating system drops when its process dies). Never removed; not a record, not a
+/// temporary file.
+const MARKER_LOCK: &str = ".writers.lock";
+
 /// The extension of a writer marker.
 const MARKER_SUFFIX: &str = ".writer";
 /// The end of a temporary record file's name.
@@ -209,6 +216,9 @@ pub enum FileOperation {
     ReplaceMarker,
     /// Removing a writer marker.
     RemoveMarker,
+    /// Opening or locking the directory's marker lock file (`.writers.lock`), which every
+    /// compare-and-swap on a marker holds.
+    LockMarkers,
 }
 
 impl FileOperation {
@@ -227,6 +237,7 @@ impl FileOperation {
             Self::WriteMarker => "write the writer marker",
             Self::ReplaceMarker => "replace the writer marker",
             Self::RemoveMarker => "remove the writer marker",
+            Self::LockMarkers => "lock the writer markers",
         }
     }
 }
@@ -519,6 +530,22 @@ impl FileMedium {
         Ok(named.map_or(Marker::Unreadable, Marker::Names))
     }
 
+    /// Holds the directory's marker lock until the file handed back is dropped: what makes
+    /// reading a marker and then removing or replacing it one step for every process and thread
+    /// over the directory.
+    fn lock_markers(&self) -> Result<File, FileMediumError> {
+        let path = self.dir.join(MARKER_LOCK);
+        let failed = |error| FileMediumError::io(FileOperation::LockMarkers, &path, error);
+        let file = fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(failed)?;
+        file.lock().map_err(failed)?;
+        Ok(file)
+    }
+
     /// True when `marker` is one `writer` may remove or hand on.
     fn releasable_by(&self, marker: &Marker, writer: &WriterId) -> bool {
         match marker {
@@ -717,6 +744,7 @@ impl RecordMedium for FileMedium {
 
     async fn unmark_writer(&self, id: &RecordId, writer: &WriterId) -> Result<bool, Self::Error> {
         let path = self.path(id, MARKER_SUFFIX);
+        let _locked = self.lock_markers()?;
         if !self.releasable_by(&self.read_marker(&path)?, writer) {
             return Ok(false);
         }
@@ -742,6 +770,7 @@ impl RecordMedium for FileMedium {
     ) -> Result<bool, Self::Error> {
         self.claimable(to)?;
         let path = self.path(id, MARKER_SUFFIX);
+        let _locked = self.lock_markers()?;
         if !self.releasable_by(&self.read_marker(&path)?, from) {
             return Ok(false);
         }

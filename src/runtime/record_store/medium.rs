@@ -11,8 +11,10 @@ use super::store::RecordId;
 /// medium), written into the writer marker it keeps beside a record it claims.
 ///
 /// Never empty and at most [`WriterId::MAX_LEN`] bytes; the host picks something unique per
-/// process and boot (a host name, a process id and a random nonce, for example), since two
-/// processes that share a writer id would each take the other's marker for their own.
+/// running process, since two processes that share a writer id would each take the other's
+/// marker for their own. [`WriterId::for_boot`] is the documented form: a host id that
+/// survives restarts and a boot nonce that does not, so a restarted host takes its earlier
+/// boot's claims over at once (see [`RecordStore`](super::RecordStore)).
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct WriterId(String);
 
@@ -29,6 +31,10 @@ pub enum WriterIdError {
     /// The id holds a control character (a marker is one line of text).
     #[error("a writer id holds no control character")]
     ControlCharacter,
+    /// A leased store's id ends like a lease (` lease-until=<digits>`), which its markers
+    /// append ([`RecordStore::with_lease`](super::RecordStore::with_lease)).
+    #[error("a leased store's writer id does not end in ` lease-until=<digits>`")]
+    LeaseSuffix,
 }
 
 impl WriterId {
@@ -50,6 +56,30 @@ impl WriterId {
         } else {
             Ok(Self(id))
         }
+    }
+
+    /// The writer id of one boot of a host: `<host>#<boot as 16 hex digits>`.
+    ///
+    /// `host` names the host and survives its restarts (a machine and service name kept in its
+    /// configuration); `boot` is a nonce the host draws once per start (from its entropy
+    /// source). The host guarantees that **one process at a time runs under a host id**: a
+    /// store whose id is another boot of the same host takes over the markers of that earlier
+    /// boot at once, as the claims of a process that is gone.
+    ///
+    /// # Errors
+    /// As [`new`](Self::new), for the whole id.
+    pub fn for_boot(host: &str, boot: u64) -> Result<Self, WriterIdError> {
+        Self::new(alloc::format!("{host}#{boot:016x}"))
+    }
+
+    /// The host and the boot of an id made by [`for_boot`](Self::for_boot); `None` for any
+    /// other id.
+    #[must_use]
+    pub fn boot(&self) -> Option<(&str, u64)> {
+        let (host, boot) = self.0.rsplit_once('#')?;
+        let hex = boot.len() == 16 && boot.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
+        let boot = u64::from_str_radix(boot, 16).ok().filter(|_| hex)?;
+        Some((host, boot))
     }
 
     /// The id as text.

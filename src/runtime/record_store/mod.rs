@@ -37,6 +37,19 @@
 //! - [`recover_writer`](RecordStore::recover_writer) only when the host *knows* a writer is dead
 //!   (a pid checked with a boot nonce, or an expired lease): never guess.
 //!
+//! # Claims that survive crashes
+//!
+//! - **Dropping a store releases its claims** (as far as its medium answers at once: the memory
+//!   and file media do); [`release_all`](RecordStore::release_all) does it and reports errors.
+//! - **A writer id per boot**: [`WriterId::for_boot`] (`<host>#<boot nonce>`) names a host that
+//!   survives restarts and a boot that does not; a restarted host takes its earlier boot's
+//!   markers over at once (one process per host id at a time is the host's promise).
+//! - **A lease** ([`RecordStore::with_lease`], [`Lease`]): every marker says until when it
+//!   holds, on the host's clock; the store renews as it marks (and on
+//!   [`renew`](RecordStore::renew)), and another store takes a lapsed marker over in one
+//!   compare-and-swap. A crashed writer without a lease keeps its records until the host
+//!   recovers them.
+//!
 //! # Threads and async
 //!
 //! [`RecordStore::new`] makes a single-threaded store (`NoopRawMutex`): wasm, firmware, one
@@ -70,6 +83,7 @@
 //!
 //! Decisions where the contract was silent: `docs/decisions/record-store.md`.
 
+mod lease;
 mod medium;
 mod memory;
 mod seal;
@@ -82,6 +96,7 @@ mod sealed;
 #[cfg(feature = "testing")]
 pub mod testing;
 
+pub use lease::Lease;
 pub use medium::{RecordMedium, WriterId, WriterIdError, WriterMark};
 pub use memory::{MemoryMedium, MemoryRecordStore};
 pub use seal::{Opened, RecordSeal, SealError, Sealed, Unsealed};

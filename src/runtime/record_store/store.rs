@@ -9,6 +9,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 use core::cell::RefCell;
 use core::fmt;
+use core::future::Future;
 
 use embassy_sync::blocking_mutex::Mutex;
 use embassy_sync::blocking_mutex::raw::{NoopRawMutex, RawMutex};
@@ -21,7 +22,8 @@ use crate::session::records::{
     SessionStoreListing,
 };
 
-use super::medium::{RecordMedium, WriterId, WriterMark};
+use super::lease::{Lease, Marker, earlier_boot};
+use super::medium::{RecordMedium, WriterId, WriterIdError, WriterMark};
 use super::seal::{Opened, RecordSeal, SealError, Sealed, Unsealed};
 
 /// Why a record id was refused.
@@ -181,7 +183,11 @@ pub enum RecordStoreError<E> {
     InvalidId(#[source] RecordIdError),
     /// Another writer holds the id: a claiming load, a delete, a lend or a reclaim was refused
     /// and nothing was read, written or removed.
-    #[error("the record has another writer: {0}")]
+    #[error(
+        "the record has another writer: {0}; that writer frees it with `release` (or by \
+         dropping its store); a host that knows the writer is gone frees it with \
+         `recover_writer`, and a leased store takes it over once the writer's lease lapses"
+    )]
     HasWriter(OtherWriter),
     /// The id is neither claimed nor lent by this store, so it has nothing to lend.
     #[error("this store neither claims nor lends the record")]
@@ -250,7 +256,26 @@ pub struct RecordStore<M: RecordMedium, S: RecordSeal = Unsealed, L: RawMutex = 
     medium: M,
     seal: S,
     writer: WriterId,
+    lease: Option<Lease>,
     claims: Mutex<L, RefCell<BTreeMap<RecordId, Claim>>>,
+}
+
+/// Dropping a store releases its claims (its lends stay): the store is the guard of every
+/// record it claims. The medium is asked once per claim and not waited for: a medium that
+/// answers at once (the memory and file media) has removed every marker when the drop
+/// returns; one that must wait (a network database) keeps the marker until the host releases
+/// it, recovers it or its lease lapses. [`release_all`](RecordStore::release_all) reports what
+/// happened. A process that dies without dropping the store leaves its markers for the lease
+/// (or a restart of the same host, [`WriterId::for_boot`]) to clear.
+impl<M: RecordMedium, S: RecordSeal, L: RawMutex> Drop for RecordStore<M, S, L> {
+    fn drop(&mut self) {
+        let mut context = core::task::Context::from_waker(core::task::Waker::noop());
+        for id in self.claimed_ids() {
+            let release = core::pin::pin!(self.unmark(&id));
+            // Pending or failed: the marker stays, as after a crash.
+            let _ = release.poll(&mut context);
+        }
+    }
 }
 
 impl<M: RecordMedium + fmt::Debug, S: RecordSeal + fmt::Debug, L: RawMutex> fmt::Debug
@@ -287,8 +312,36 @@ impl<M: RecordMedium, S: RecordSeal, L: RawMutex> RecordStore<M, S, L> {
             medium,
             seal,
             writer,
+            lease: None,
             claims: Mutex::new(RefCell::new(BTreeMap::new())),
         }
+    }
+
+    /// This store with a [`Lease`] on every record it claims: its markers carry the lease's
+    /// end, it renews them as it marks (every claiming load and save, once half the lease has
+    /// run, and on [`renew`](Self::renew)), and it takes over another writer's marker whose
+    /// lease has lapsed, in one compare-and-swap on the marker, so two stores racing for a
+    /// lapsed record never both get it.
+    ///
+    /// # Errors
+    /// [`WriterIdError::TooLong`] when the writer id is longer than
+    /// [`Lease::MAX_WRITER_LEN`] (its markers would not fit a marker); [`WriterIdError::LeaseSuffix`]
+    /// when the id itself ends like a lease (` lease-until=<digits>`).
+    pub fn with_lease(mut self, lease: Lease) -> Result<Self, WriterIdError> {
+        if self.writer.as_str().len() > Lease::MAX_WRITER_LEN {
+            return Err(WriterIdError::TooLong);
+        }
+        if Marker::parse(&self.writer).until.is_some() {
+            return Err(WriterIdError::LeaseSuffix);
+        }
+        self.lease = Some(lease);
+        Ok(self)
+    }
+
+    /// The lease this store claims with, if it has one.
+    #[must_use]
+    pub const fn lease(&self) -> Option<&Lease> {
+        self.lease.as_ref()
     }
 
     /// Runs `f` on the claims under the lock (never across an `await`).
@@ -360,7 +413,9 @@ impl<M: RecordMedium, S: RecordSeal, L: RawMutex> RecordStore<M, S, L> {
             .await
             .map_err(RecordStoreError::Medium)?
         {
-            Some(writer) if writer != self.writer => Ok(Some(OtherWriter::Marked(writer))),
+            Some(text) if !self.is_own(&text) => {
+                Ok(Some(OtherWriter::Marked(Marker::parse(&text).writer)))
+            }
             _ => Ok(None),
         }
     }
@@ -387,8 +442,10 @@ impl<M: RecordMedium, S: RecordSeal, L: RawMutex> RecordStore<M, S, L> {
                 .map_err(RecordStoreError::Medium)?
             {
                 None => Ok(RecordWriter::Nobody),
-                Some(writer) if writer == self.writer => Ok(RecordWriter::ThisStore),
-                Some(writer) => Ok(RecordWriter::Other(OtherWriter::Marked(writer))),
+                Some(text) if self.is_own(&text) => Ok(RecordWriter::ThisStore),
+                Some(text) => Ok(RecordWriter::Other(OtherWriter::Marked(
+                    Marker::parse(&text).writer,
+                ))),
             },
         }
     }
@@ -400,11 +457,56 @@ impl<M: RecordMedium, S: RecordSeal, L: RawMutex> RecordStore<M, S, L> {
     /// The medium's failure (the claim is dropped all the same).
     pub async fn release(&self, id: &RecordId) -> Outcome<(), M> {
         self.with_claims(|claims| claims.remove(id));
-        self.medium
-            .unmark_writer(id, &self.writer)
-            .await
-            .map_err(RecordStoreError::Medium)?;
+        self.unmark(id).await?;
         Ok(())
+    }
+
+    /// Releases every record this store claims (its lends stay): what a host calls before a
+    /// clean exit to learn whether every marker is gone. Dropping the store does the same as far
+    /// as its medium answers at once, and reports nothing.
+    ///
+    /// # Errors
+    /// The first of the medium's failures; every claim is released or tried all the same.
+    pub async fn release_all(&self) -> Outcome<(), M> {
+        let mut first = Ok(());
+        for id in self.claimed_ids() {
+            if let (Ok(()), Err(error)) = (&first, self.release(&id).await) {
+                first = Err(error);
+            }
+        }
+        first
+    }
+
+    /// Renews the lease of every record this store claims (see [`with_lease`](Self::with_lease));
+    /// nothing to do for a store without a lease. Answers the ids whose claim was lost: another
+    /// writer took the record over (this store's lease had lapsed, or a host recovered it), so
+    /// this store no longer claims them and its saves of them are refused.
+    ///
+    /// # Errors
+    /// The medium's failure (the claims not renewed yet stay as they are).
+    pub async fn renew(&self) -> Outcome<Vec<RecordId>, M> {
+        let mut lost = Vec::new();
+        if self.lease.is_none() {
+            return Ok(lost);
+        }
+        for id in self.claimed_ids() {
+            if let WriterMark::HeldBy(_) = self.mark(&id).await? {
+                self.with_claims(|claims| claims.remove(&id));
+                lost.push(id);
+            }
+        }
+        Ok(lost)
+    }
+
+    /// The ids this store claims (not its lends).
+    fn claimed_ids(&self) -> Vec<RecordId> {
+        self.with_claims(|claims| {
+            claims
+                .iter()
+                .filter(|(_, claim)| matches!(claim, Claim::Claimed { .. }))
+                .map(|(id, _)| id.clone())
+                .collect()
+        })
     }
 
     /// Lends `id`, which this store claims or handed off, to the writer `to`: the marker moves
@@ -437,12 +539,18 @@ impl<M: RecordMedium, S: RecordSeal, L: RawMutex> RecordStore<M, S, L> {
                 .await
                 .map_err(RecordStoreError::Medium)?
             {
-                Some(writer) if writer == *to => {
-                    self.set(id, Claim::Lent { to: Some(writer) });
+                Some(text) if Marker::parse(&text).writer == *to => {
+                    self.set(
+                        id,
+                        Claim::Lent {
+                            to: Some(to.clone()),
+                        },
+                    );
                     Ok(())
                 }
-                Some(writer) => {
+                Some(text) => {
                     self.with_claims(|claims| claims.remove(id));
+                    let writer = Marker::parse(&text).writer;
                     Err(RecordStoreError::HasWriter(OtherWriter::Marked(writer)))
                 }
                 None => {
@@ -512,9 +620,13 @@ impl<M: RecordMedium, S: RecordSeal, L: RawMutex> RecordStore<M, S, L> {
     /// # Errors
     /// The medium's failure.
     pub async fn recover_writer(&self, id: &RecordId, dead: &WriterId) -> Outcome<bool, M> {
+        let named = match self.marker_text(id).await? {
+            Some(text) if text == *dead || Marker::parse(&text).writer == *dead => text,
+            _ => return Ok(false),
+        };
         let removed = self
             .medium
-            .unmark_writer(id, dead)
+            .unmark_writer(id, &named)
             .await
             .map_err(RecordStoreError::Medium)?;
         if removed && *dead == self.writer {
@@ -554,18 +666,106 @@ impl<M: RecordMedium, S: RecordSeal, L: RawMutex> RecordStore<M, S, L> {
         })
     }
 
-    async fn mark(&self, id: &RecordId) -> Outcome<WriterMark, M> {
+    /// True when a marker's text names this store (with or without a lease).
+    fn is_own(&self, text: &WriterId) -> bool {
+        *text == self.writer || Marker::parse(text).writer == self.writer
+    }
+
+    /// The marker text `writer` gets from this store now: with this store's lease, if it has
+    /// one (and the id can carry it).
+    fn marker_for(&self, writer: &WriterId, now_ms: u64) -> WriterId {
+        let until = self
+            .lease
+            .map(|lease| now_ms.saturating_add(lease.duration_ms()));
+        let marker = Marker {
+            writer: writer.clone(),
+            until,
+        };
+        marker.text().unwrap_or_else(|_| writer.clone())
+    }
+
+    /// The text of the marker beside `id`, as the medium holds it.
+    async fn marker_text(&self, id: &RecordId) -> Outcome<Option<WriterId>, M> {
         self.medium
-            .mark_writer(id, &self.writer)
+            .writer(id)
             .await
             .map_err(RecordStoreError::Medium)
     }
 
+    /// Marks this store as the writer of `id`: a fresh marker, its own marker renewed (with a
+    /// lease, once half of it has run), or another writer's marker taken over in one
+    /// compare-and-swap when it is dead: its lease lapsed, or it names an earlier boot of this
+    /// store's host. [`WriterMark::HeldBy`] names the other writer (without its lease).
+    pub(crate) async fn mark(&self, id: &RecordId) -> Outcome<WriterMark, M> {
+        let now_ms = self.lease.map_or(0, |lease| lease.now_ms());
+        let mine = self.marker_for(&self.writer, now_ms);
+        let mut held_by = None;
+        // A marker that changes under a takeover is looked at again, a few times.
+        for _ in 0..3 {
+            let text = match self
+                .medium
+                .mark_writer(id, &mine)
+                .await
+                .map_err(RecordStoreError::Medium)?
+            {
+                WriterMark::Marked => return Ok(WriterMark::Marked),
+                WriterMark::HeldBy(text) => text,
+            };
+            let held = Marker::parse(&text);
+            let own = self.is_own(&text);
+            let keep = match &self.lease {
+                None => true,
+                Some(lease) => held.fresh(lease, now_ms),
+            };
+            if own && keep {
+                return Ok(WriterMark::Marked);
+            }
+            let dead = self.lease.is_some() && held.lapsed(now_ms)
+                || earlier_boot(&held.writer, &self.writer);
+            if !own && !dead {
+                return Ok(WriterMark::HeldBy(held.writer));
+            }
+            if self
+                .medium
+                .transfer_writer(id, &text, &mine)
+                .await
+                .map_err(RecordStoreError::Medium)?
+            {
+                return Ok(WriterMark::Marked);
+            }
+            held_by = Some(held.writer);
+        }
+        Ok(held_by.map_or(WriterMark::Marked, WriterMark::HeldBy))
+    }
+
+    /// Moves this store's own marker beside `id` to `to` (with this store's lease, if any) in
+    /// one compare-and-swap; false when the marker does not name this store.
     async fn transfer(&self, id: &RecordId, to: &WriterId) -> Outcome<bool, M> {
+        let Some(text) = self.marker_text(id).await? else {
+            return Ok(false);
+        };
+        if !self.is_own(&text) {
+            return Ok(false);
+        }
+        let now_ms = self.lease.map_or(0, |lease| lease.now_ms());
+        let to = self.marker_for(to, now_ms);
         self.medium
-            .transfer_writer(id, &self.writer, to)
+            .transfer_writer(id, &text, &to)
             .await
             .map_err(RecordStoreError::Medium)
+    }
+
+    /// Removes the marker beside `id` if it names this store (whatever its lease); true when
+    /// it did.
+    pub(crate) async fn unmark(&self, id: &RecordId) -> Outcome<bool, M> {
+        match self.marker_text(id).await? {
+            Some(text) if self.is_own(&text) => self
+                .medium
+                .unmark_writer(id, &text)
+                .await
+                .map_err(RecordStoreError::Medium),
+            _ => Ok(false),
+        }
     }
 
     async fn read(&self, id: &RecordId) -> Outcome<Option<alloc::vec::Vec<u8>>, M> {
@@ -576,10 +776,7 @@ impl<M: RecordMedium, S: RecordSeal, L: RawMutex> RecordStore<M, S, L> {
     async fn drop_fresh_claim(&self, id: &RecordId, was_claimed: bool) -> Outcome<(), M> {
         if !was_claimed {
             self.with_claims(|claims| claims.remove(id));
-            self.medium
-                .unmark_writer(id, &self.writer)
-                .await
-                .map_err(RecordStoreError::Medium)?;
+            self.unmark(id).await?;
         }
         Ok(())
     }
@@ -671,10 +868,7 @@ impl<M: RecordMedium, S: RecordSeal, L: RawMutex> RecordStore<M, S, L> {
         } else {
             // Nothing runs from corrupt, unsupported or locked: the claim is dropped.
             self.with_claims(|claims| claims.remove(id));
-            self.medium
-                .unmark_writer(id, &self.writer)
-                .await
-                .map_err(RecordStoreError::Medium)?;
+            self.unmark(id).await?;
         }
         Ok(outcome)
     }
@@ -864,10 +1058,7 @@ impl<M: RecordMedium, S: RecordSeal, L: RawMutex> InteractiveSessionStore for Re
             .remove(id)
             .await
             .map_err(RecordStoreError::Medium);
-        self.medium
-            .unmark_writer(id, &self.writer)
-            .await
-            .map_err(RecordStoreError::Medium)?;
+        self.unmark(id).await?;
         removed
     }
 }

@@ -1527,7 +1527,8 @@ impl<'m, 'r, F: RecordStoreFixture> Run<'_, 'm, 'r, F> {
                 SaveOutcome::Saved,
             )
             .await?;
-            // `a` is dropped here: its process is gone, its marker stays.
+            // `a`'s process dies: no destructor runs (a drop would release), its marker stays.
+            core::mem::forget(a);
         }
         self.expect_marker("a dead writer's marker stays", "d1", Some(&a_id))
             .await?;
@@ -1545,6 +1546,24 @@ impl<'m, 'r, F: RecordStoreFixture> Run<'_, 'm, 'r, F> {
             ));
         }
         self.expect_marker("the marker stays", "d1", Some(&a_id))
+            .await?;
+        // The medium itself removes a marker only when it names the writer asked about.
+        let check = "unmarking, on the medium, a writer the marker does not name";
+        let unmarked = self
+            .medium
+            .unmark_writer(&record_id("d1")?, &other)
+            .await
+            .map_err(|e| (check, failed(&e)))?;
+        if unmarked {
+            return Err((
+                check,
+                RecordStoreProblem::Refusal {
+                    expected: "false".into(),
+                    received: "true".into(),
+                },
+            ));
+        }
+        self.expect_marker("the marker stays on the medium", "d1", Some(&a_id))
             .await?;
         let recovered = b.recover_writer(&record_id("d1")?, &a_id).await;
         if !matches!(recovered, Ok(true)) {

@@ -16,7 +16,7 @@ use super::aead::{AeadSeal, WriteLog};
 use super::layout::{digest_of, sha256_digest};
 use crate::runtime::record_store::{
     Opened, OtherWriter, RecordId, RecordMedium, RecordSeal, RecordStore, RecordStoreError,
-    WriterMark,
+    RecordWriter, WriterMark,
 };
 
 /// The seals a [`RecordStore`] has the sealing members over: an [`AeadSeal`], or a shared
@@ -106,31 +106,15 @@ where
         if let Some(other) = self.other_writer(id).await? {
             return Err(RecordStoreError::HasWriter(other));
         }
-        let writer = self.writer_id();
-        let was_marked = self
-            .medium()
-            .writer(id)
-            .await
-            .map_err(RecordStoreError::Medium)?
-            .as_ref()
-            == Some(writer);
+        let was_marked = matches!(self.writer_of(id).await?, RecordWriter::ThisStore);
         // Mark first, then read: no other writer can change the bytes between the comparison
         // and the write.
-        let mark = self
-            .medium()
-            .mark_writer(id, writer)
-            .await
-            .map_err(RecordStoreError::Medium)?;
-        if let WriterMark::HeldBy(other) = mark {
+        if let WriterMark::HeldBy(other) = self.mark(id).await? {
             return Err(RecordStoreError::HasWriter(OtherWriter::Marked(other)));
         }
         let raised = self.raise_marked(id, digest).await;
         if !was_marked {
-            let unmarked = self
-                .medium()
-                .unmark_writer(id, writer)
-                .await
-                .map_err(RecordStoreError::Medium);
+            let unmarked = self.unmark(id).await;
             if let (Ok(_), Err(error)) = (&raised, unmarked) {
                 return Err(error);
             }
