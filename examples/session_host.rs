@@ -14,18 +14,16 @@
 //!    (an explicit token, an open run with its reason, a minted token), checks a presented bearer
 //!    credential in constant time, and carries a payload channel whose frames arrive out of
 //!    order and are delivered in order; an undeclared event is refused back to the peer.
-//! 7. A session moves from one in-process machine to another: the offer is refused while a tool
-//!    runs, then sealed, pushed, verified, persisted and acknowledged; a duplicate
-//!    acknowledgement changes nothing.
-//! 8. A crashed turn's orphan tool calls are reconciled on wake, never re-run.
-//! 9. A sealed record that no key in this process opens is reported `locked` and left intact.
-//! 10. The session cache forks a session and reconciles it on wake, over the directory store.
-//! 11. The read-only shared-memory seam, over an in-memory provider.
+//! 7. A crashed turn's orphan tool calls are reconciled on wake, never re-run.
+//! 8. A sealed record that no key in this process opens is reported `locked` and left intact.
+//! 9. The session cache forks a session and reconciles it on wake, over the directory store.
+//! 10. The read-only shared-memory seam, over an in-memory provider.
 //!
 //! Shorter examples, one task each: `store_round_trip` (records in a directory, claims and a
 //! damaged record), `co_drive_threads` (the turn queue on threads), `policy_checks`
-//! (per-session permission rules), `ws_carrier` (a tokio host over a real WebSocket),
-//! `firmware/examples/co_drive.rs` and `browser/`.
+//! (per-session permission rules), `handoff` (a session moved between two machines' record
+//! stores: sealed, chunked, verified, acknowledged), `ws_carrier` (a tokio host over a real
+//! WebSocket), `firmware/examples/co_drive.rs` and `browser/`.
 //!
 //! Run it with `cargo run --example session_host --features full,record-store-fs`.
 
@@ -69,13 +67,7 @@ use agent_interface::runtime::transport::{
 use agent_interface::runtime::turn_queue::{Settled, TurnQueue};
 use agent_interface::session::records::{
     ContentProvenance, InteractiveSessionRecord, InteractiveSessionStore, LoadPurpose, SaveOutcome,
-    SavePurpose, SessionRecordDecodeIssue, SessionRecordDecodeOutcome,
-};
-use agent_interface::session_mobility::handoff::{
-    AssembleOutcome, HandoffAssembler, HandoffCarrier, HandoffChunkFrame, HandoffDestination,
-    HandoffDestinationComposition, HandoffDestinationOptions, HandoffIntegrity, HandoffManifest,
-    HandoffManifestRequest, HandoffSource, HandoffSourceComposition, HandoffSourceOptions,
-    IntegrityFailure, IntegrityOutcome, SealedRecord, SourceOfferOutcome, SourceRuntimeState,
+    SavePurpose,
 };
 use agent_interface::transport::{
     ChannelDescriptor, ChannelName, TransportAdmission, TransportAdmissionConfig,
@@ -98,7 +90,6 @@ fn main() -> Result<(), serde_json::Error> {
     transports()?;
     admission();
     payload_channel();
-    handoff()?;
     reconcile_on_wake()?;
     // The stores write to a directory of their own, removed at the end.
     let dir = std::env::temp_dir().join(format!("session-host-{}", std::process::id()));
@@ -599,251 +590,7 @@ fn payload_channel() {
     );
 }
 
-/// The example's host effects for a hand-off between two in-process machines: the record is
-/// sealed as its JSON, cut into 64-character chunks and reassembled in order. The digest is a
-/// stand-in (FNV-1a): a real host uses SHA-256 (base64url), as the manifest's contract says.
-struct InProcessHandoff;
-
-fn stand_in_digest(text: &str) -> String {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for byte in text.bytes() {
-        hash ^= u64::from(byte);
-        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    format!("{hash:016x}")
-}
-
-impl HandoffSourceComposition for InProcessHandoff {
-    type SealError = serde_json::Error;
-
-    fn seal_record(
-        &self,
-        record: &InteractiveSessionRecord,
-    ) -> Result<SealedRecord, serde_json::Error> {
-        let serialized = serde_json::to_string(record)?;
-        let integrity = HandoffIntegrity {
-            digest: stand_in_digest(&serialized),
-            byte_length: serialized.len() as u64,
-        };
-        Ok(SealedRecord {
-            serialized,
-            integrity,
-        })
-    }
-
-    fn chunk(&self, handoff_id: &str, serialized: &str) -> Vec<HandoffChunkFrame> {
-        let chars: Vec<char> = serialized.chars().collect();
-        let total = chars.chunks(64).count() as u32;
-        chars
-            .chunks(64)
-            .enumerate()
-            .filter_map(|(index, piece)| {
-                HandoffChunkFrame::new(
-                    handoff_id,
-                    index as u32,
-                    total,
-                    piece.iter().collect::<String>(),
-                )
-                .ok()
-            })
-            .collect()
-    }
-}
-
-/// Reassembles one hand-off's chunks in index order.
-struct InOrder {
-    handoff_id: String,
-    parts: std::collections::BTreeMap<u32, String>,
-}
-
-impl HandoffAssembler for InOrder {
-    fn accept(&mut self, chunk: &HandoffChunkFrame) -> AssembleOutcome {
-        let expected = Some(chunk.total());
-        if chunk.handoff_id() != self.handoff_id {
-            return AssembleOutcome::Refused {
-                rejection: String::from("wrong-handoff"),
-                received: self.parts.len() as u32,
-                expected,
-            };
-        }
-        if self.parts.contains_key(&chunk.index()) {
-            return AssembleOutcome::Duplicate {
-                received: self.parts.len() as u32,
-                expected,
-            };
-        }
-        self.parts.insert(chunk.index(), chunk.data().to_string());
-        let received = self.parts.len() as u32;
-        if received == chunk.total() {
-            AssembleOutcome::Complete {
-                serialized: self.parts.values().map(String::as_str).collect(),
-                received,
-                expected,
-            }
-        } else {
-            AssembleOutcome::Accepted { received, expected }
-        }
-    }
-}
-
-impl HandoffDestinationComposition for InProcessHandoff {
-    type Assembler = InOrder;
-
-    fn verify_payload(&self, serialized: &str, integrity: &HandoffIntegrity) -> IntegrityOutcome {
-        let actual = serialized.len() as u64;
-        if actual == integrity.byte_length && stand_in_digest(serialized) == integrity.digest {
-            return IntegrityOutcome::Intact;
-        }
-        IntegrityOutcome::Failed {
-            failure: if actual == integrity.byte_length {
-                IntegrityFailure::DigestMismatch
-            } else {
-                IntegrityFailure::Truncated
-            },
-            expected_bytes: integrity.byte_length,
-            actual_bytes: actual,
-        }
-    }
-
-    fn create_assembler(&self, handoff_id: &str) -> InOrder {
-        InOrder {
-            handoff_id: handoff_id.to_string(),
-            parts: std::collections::BTreeMap::new(),
-        }
-    }
-
-    fn decode_record(&self, value: serde_json::Value) -> SessionRecordDecodeOutcome {
-        match serde_json::from_value::<InteractiveSessionRecord>(value) {
-            Ok(record) => SessionRecordDecodeOutcome::Valid {
-                record: Box::new(record),
-            },
-            Err(error) => SessionRecordDecodeOutcome::Corrupt {
-                issues: vec![SessionRecordDecodeIssue::new("", error.to_string())],
-                cwd: None,
-            },
-        }
-    }
-}
-
-/// The carrier between the two machines: frames wait in a queue the destination drains.
-#[derive(Default)]
-struct InProcessCarrier {
-    frames:
-        std::cell::RefCell<std::collections::VecDeque<Result<HandoffManifest, HandoffChunkFrame>>>,
-}
-
-impl HandoffCarrier for &InProcessCarrier {
-    type Error = core::convert::Infallible;
-
-    async fn send_manifest(&self, manifest: &HandoffManifest) -> Result<(), Self::Error> {
-        self.frames.borrow_mut().push_back(Ok(manifest.clone()));
-        Ok(())
-    }
-
-    async fn send_chunk(&self, chunk: &HandoffChunkFrame) -> Result<(), Self::Error> {
-        self.frames.borrow_mut().push_back(Err(chunk.clone()));
-        Ok(())
-    }
-}
-
-/// Section 7: a session moves from the laptop to the desktop. The offer is refused while a
-/// tool runs; once idle it is sealed and pushed (the laptop stays authoritative), the desktop
-/// verifies before parsing, resolves its own credential, persists, and only then acknowledges;
-/// the laptop turns read-only exactly once, and a duplicate acknowledgement changes nothing.
-fn handoff() -> Result<(), serde_json::Error> {
-    println!("== handoff");
-    let carrier = InProcessCarrier::default();
-    let read_only = std::cell::Cell::new(0);
-    let mut laptop = HandoffSource::new(HandoffSourceOptions {
-        composition: InProcessHandoff,
-        carrier: &carrier,
-        on_read_only: || read_only.set(read_only.get() + 1),
-    });
-    let record = InteractiveSessionRecord::new(
-        "session-1",
-        "/work/project",
-        "2026-12-02T09:00:00.000Z",
-        "2026-12-02T09:30:00.000Z",
-    );
-    let request = |runtime| HandoffManifestRequest {
-        handoff_id: String::from("handoff-1"),
-        session_id: String::from("session-1"),
-        source_device_id: String::from("laptop"),
-        destination_device_id: String::from("desktop"),
-        record: record.clone(),
-        runtime,
-        offered_at: 1_764_666_000_000,
-    };
-    let busy = SourceRuntimeState {
-        tool_calls_in_flight: 1,
-        ..SourceRuntimeState::default()
-    };
-    match laptop.offer(request(busy)) {
-        Ok(SourceOfferOutcome::Refused { outcome }) => {
-            println!(
-                "offer while a tool runs: {}",
-                serde_json::to_string(&outcome)?
-            );
-        }
-        other => println!("unexpected: {other:?}"),
-    }
-    let idle = SourceRuntimeState {
-        subprocesses: 1,
-        ..SourceRuntimeState::default()
-    };
-    laptop.offer(request(idle)).expect("sealed");
-    if let Some(manifest) = laptop.manifest() {
-        for item in &manifest.inventory {
-            println!("inventory: {}", serde_json::to_string(item)?);
-        }
-    }
-    let pushed = block_on(laptop.transfer()).expect("the carrier is up");
-    println!(
-        "pushed, phase {}, laptop authoritative: {}",
-        pushed.phase,
-        laptop.is_authoritative()
-    );
-
-    let mut desktop = HandoffDestination::new(HandoffDestinationOptions {
-        composition: InProcessHandoff,
-        resolve_credential: || true,
-        persist: |record: &InteractiveSessionRecord| !record.id.is_empty(),
-        clock: || 1_764_666_060_000_u64,
-        device_id: String::from("desktop"),
-    });
-    while let Some(frame) = carrier.frames.borrow_mut().pop_front() {
-        let report = match frame {
-            Ok(manifest) => desktop.receive_manifest(manifest),
-            Err(chunk) => desktop
-                .receive_chunk(&chunk)
-                .expect("a manifest came first"),
-        };
-        println!("desktop: {}", report.state);
-    }
-    let report = block_on(desktop.commit()).expect("the ports answer");
-    println!("desktop after commit: {}", report.state);
-    let ack = desktop
-        .acknowledgement()
-        .cloned()
-        .expect("persisted, so acknowledged");
-    println!("ack: {}", serde_json::to_string(&ack)?);
-    let first = laptop.apply_ack(&ack).expect("an open hand-off");
-    let again = laptop.apply_ack(&ack).expect("an open hand-off");
-    println!(
-        "laptop: {} then {} (duplicate), read-only switched {} time(s), authoritative: {}",
-        first.phase,
-        again.phase,
-        read_only.get(),
-        laptop.is_authoritative()
-    );
-    println!(
-        "desktop live record: {:?}",
-        desktop.live_record().map(|record| record.id.as_str())
-    );
-    Ok(())
-}
-
-/// Section 8: a turn crashed after its assistant message was persisted and before two of its
+/// Section 7: a turn crashed after its assistant message was persisted and before two of its
 /// three tool results were. On wake, the host reconciles the branch before the next turn: each
 /// orphan call gets a synthetic interrupted result (no tool runs again), tuned by the tool's
 /// effect, and the report says what to announce. A second reconciliation has nothing to do.
@@ -912,7 +659,7 @@ fn reconcile_on_wake() -> Result<(), serde_json::Error> {
     Ok(())
 }
 
-/// Section 9: a sealed record that no key in this process opens is reported
+/// Section 8: a sealed record that no key in this process opens is reported
 /// `locked` with its reason, counted apart in a listing, and left intact.
 fn sealed_locked_record(dir: &std::path::Path) {
     println!("== a sealed record this process cannot open");
@@ -976,7 +723,7 @@ fn sealed_locked_record(dir: &std::path::Path) {
     println!("the sealed bytes are unchanged");
 }
 
-/// Section 10: the session cache over the directory store. It forks a session (the copy takes
+/// Section 9: the session cache over the directory store. It forks a session (the copy takes
 /// the committed history and never weaker ownership than the source's), then wakes an
 /// interrupted session: the dangling tool call is closed with a synthetic result and saved back
 /// before the session is handed out.
@@ -1082,7 +829,7 @@ fn session_cache(dir: &std::path::Path) {
     println!("recent sessions, newest first: {recent:?}");
 }
 
-/// Section 11: the read-only shared-memory seam, over an in-memory provider.
+/// Section 10: the read-only shared-memory seam, over an in-memory provider.
 fn shared_memory() -> Result<(), serde_json::Error> {
     println!("== shared memory (read-only seam)");
     let contents = SharedMemoryFixture::new(

@@ -129,10 +129,11 @@ bash scripts/postgres.sh
 step "main example"
 cargo run --quiet --example session_host --features full,record-store-fs >/dev/null
 
-step "examples on std: a store round trip, the co-drive queue on threads, policy checks, a WebSocket carrier"
+step "examples on std: a store round trip, the co-drive queue on threads, policy checks, a handoff between two stores, a WebSocket carrier"
 cargo run --quiet --example store_round_trip --no-default-features --features record-store-fs
 cargo run --quiet --example co_drive_threads --no-default-features --features turn-queue
 cargo run --quiet --example policy_checks --no-default-features --features policy,serde
+cargo run --quiet --example handoff --no-default-features --features session-mobility,record-store-fs
 # A tokio host and client over a real WebSocket on loopback; it gives up after 20 s by itself.
 timeout 120 cargo run --quiet --example ws_carrier --no-default-features --features transport-runtime,session,serde
 
