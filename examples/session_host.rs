@@ -793,7 +793,7 @@ fn session_cache(dir: &std::path::Path) {
     let fork = block_on(cache.acquire(Some(&fork_id), true, now_ms + 1)).expect("resumes");
     println!(
         "forked `src` into `{fork_id}` ({} message(s), owner {:?})",
-        fork.session.record().messages.len(),
+        fork.session.with(|record| record.messages.len()),
         block_on(cache.owner_of(&fork_id)),
     );
 

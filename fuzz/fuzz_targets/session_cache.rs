@@ -26,7 +26,9 @@ use agent_interface::runtime::session_cache::{
     Acquisition, ForkOwner, IdKind, OwnerRow, Principal, Registration, SessionCache,
     SessionCacheConfig, SessionCachePort, fork_ownership,
 };
-use agent_interface::session::records::{InteractiveSessionStore, LoadPurpose, SessionLoadOutcome};
+use agent_interface::session::records::{
+    InteractiveSessionRecord, InteractiveSessionStore, LoadPurpose, SessionLoadOutcome,
+};
 use agent_interface_fuzz::{SmallId, assistant_message, block_on, tool_message, user_message};
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
@@ -150,7 +152,7 @@ fuzz_target!(|input: Input| {
                         "two sessions for one id"
                     );
                     if let Acquisition::Resumed { recovered, .. } = &acquired.how {
-                        let record = acquired.session.record().clone();
+                        let record = acquired.session.with(InteractiveSessionRecord::clone);
                         let orphans = find_orphan_tool_calls(&record.messages, None)
                             .expect("a resumed transcript is unambiguous");
                         assert!(
@@ -190,15 +192,14 @@ fuzz_target!(|input: Input| {
                             ),
                             other => panic!("a second wake answered {other:?}"),
                         }
-                        assert_eq!(*woken.session.record(), record);
+                        woken.session.with(|live| assert_eq!(*live, record));
                     }
                 }
                 Op::Edit { id, edit } => {
                     let Some(handle) = cache.get(&name(id, &known)) else {
                         continue;
                     };
-                    let mut record = handle.record_mut();
-                    let n = record.messages.len();
+                    let n = handle.with(|record| record.messages.len());
                     let message = match edit {
                         Edit::User => user_message(&format!("u{n}"), "hi"),
                         Edit::Call { call } => assistant_message(
@@ -211,7 +212,7 @@ fuzz_target!(|input: Input| {
                             Some("write_file"),
                         ),
                     };
-                    record.messages.push(message);
+                    handle.with_mut(|record| record.messages.push(message));
                 }
                 Op::Commit(id) => {
                     let id = name(id, &known);
@@ -219,8 +220,7 @@ fuzz_target!(|input: Input| {
                         let live = cache
                             .get(&id)
                             .expect("committed, so cached")
-                            .record()
-                            .clone();
+                            .with(InteractiveSessionRecord::clone);
                         assert_eq!(
                             probe(&cache, &id).await,
                             Some(live),
@@ -314,7 +314,10 @@ fuzz_target!(|input: Input| {
                             else {
                                 panic!("forked a source that was not valid: {committed:?}");
                             };
-                            let copy = cache.get(&fork).expect("a fork is cached").record().clone();
+                            let copy = cache
+                                .get(&fork)
+                                .expect("a fork is cached")
+                                .with(InteractiveSessionRecord::clone);
                             assert_eq!(copy.id, fork);
                             assert_eq!(
                                 copy.messages, source_record.messages,
@@ -398,7 +401,7 @@ async fn probe_outcome<
 async fn probe<R: InteractiveSessionStore, I: agent_interface::runtime::session_cache::IdSource>(
     cache: &SessionCache<R, I>,
     id: &str,
-) -> Option<agent_interface::session::records::InteractiveSessionRecord> {
+) -> Option<InteractiveSessionRecord> {
     match probe_outcome(cache, id).await {
         Some(SessionLoadOutcome::Valid { record, .. }) => Some(*record),
         _ => None,

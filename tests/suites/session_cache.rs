@@ -373,13 +373,14 @@ struct Defective {
 
 impl SessionCachePort for Defective {
     type StoreError = DoubleError;
+    type Lock = <DoubleCache as SessionCachePort>::Lock;
 
     async fn acquire_with(
         &self,
         id: Option<&str>,
         options: &AcquireOptions<'_>,
         now_ms: u64,
-    ) -> Result<Acquired, SessionCacheError<DoubleError>> {
+    ) -> Result<Acquired<Self::Lock>, SessionCacheError<DoubleError>> {
         let mut options = *options;
         if self.defect == CacheDefect::CreatesOnRequireExisting {
             options.require_existing = false;
@@ -946,11 +947,11 @@ cases! {
                 Err(SessionCacheError::NotCached { .. })
             ));
             let acquired = acquire(&cache, Some("s1"), false).expect("created");
-            {
-                let _held = acquired.session.record_mut();
+            // A commit polled from inside a mutable borrow of the record finds it busy.
+            acquired.session.with_mut(|_held| {
                 assert!(matches!(block_on(cache.commit("s1", T0)), Err(SessionCacheError::Busy { .. })));
-            }
-            acquired.session.record_mut().id = s("other");
+            });
+            acquired.session.with_mut(|record| record.id = s("other"));
             let error = block_on(cache.commit("s1", T0)).expect_err("id changed");
             assert!(matches!(error, SessionCacheError::IdChanged { ref record_id, .. } if record_id == "other"));
             assert!(cache.store().stored("other").is_none());
@@ -1062,7 +1063,7 @@ cases! {
             let cache = double_cache(DoubleStore::new(StoreDefect::None), EvictPolicy::Delete);
             let created = acquire(&cache, Some("s1"), false).expect("created");
             assert_eq!(created.how, Acquisition::Created);
-            let record = created.session.record().clone();
+            let record = created.session.with(InteractiveSessionRecord::clone);
             assert_eq!((record.cwd.as_str(), record.created_at.as_str(), record.updated_at.as_str()), ("/work/project", "2026-05-01T00:00:00.000Z", "2026-05-01T00:00:00.000Z"));
             assert!(matches!(cache.store().stored("s1"), Some(Stored::Record(stored)) if *stored == record));
             assert!(block_on(cache.owner_of("s1")) == OwnerRow::NoRow, "acquire writes no row");
@@ -1086,7 +1087,7 @@ cases! {
             let Some(Stored::Record(saved)) = cache.store().stored("w1") else { panic!("not saved") };
             assert_eq!(saved.messages.len(), 4);
             assert_eq!(saved.updated_at, "2026-05-01T00:00:00.000Z");
-            assert_eq!(*saved, *woken.session.record());
+            woken.session.with(|live| assert_eq!(*saved, *live));
         }
 
         fn touch_never_moves_a_timer_backwards() {

@@ -37,14 +37,18 @@ const ERROR_KIND: &str = "errorKind";
 ///   means the caller saw every start: an orphan outside the set provably never started and is
 ///   closed as [`InterruptedNeverStarted`](ReconciledErrorKind::InterruptedNeverStarted). An
 ///   empty set is therefore a claim that nothing started, not the same as `None`.
+///
+/// The lookups are `Sync` (every table and id set of this crate is, over `Sync` keys), so the
+/// inputs are `Send + Sync` and a future that holds them across an `await` (the session cache's
+/// `acquire_with`) can run on a multi-threaded executor.
 #[derive(Clone, Copy, Default)]
 pub struct ReconcileInputs<'a> {
     /// The effect of each tool by name.
-    pub tool_effects: Option<&'a dyn ToolEffects>,
+    pub tool_effects: Option<&'a (dyn ToolEffects + Sync)>,
     /// The call ids of a deliberately suspended batch.
-    pub suspended_batch: Option<&'a dyn ToolCallIds>,
+    pub suspended_batch: Option<&'a (dyn ToolCallIds + Sync)>,
     /// The call ids whose start the caller observed, when it observed every start.
-    pub started_tool_call_ids: Option<&'a dyn ToolCallIds>,
+    pub started_tool_call_ids: Option<&'a (dyn ToolCallIds + Sync)>,
 }
 
 impl<'a> ReconcileInputs<'a> {
@@ -61,21 +65,27 @@ impl<'a> ReconcileInputs<'a> {
 
     /// The same inputs with the task's tool effects.
     #[must_use]
-    pub const fn with_tool_effects(mut self, tool_effects: &'a dyn ToolEffects) -> Self {
+    pub const fn with_tool_effects(mut self, tool_effects: &'a (dyn ToolEffects + Sync)) -> Self {
         self.tool_effects = Some(tool_effects);
         self
     }
 
     /// The same inputs with the call ids of a suspended batch, which are never closed.
     #[must_use]
-    pub const fn with_suspended_batch(mut self, suspended_batch: &'a dyn ToolCallIds) -> Self {
+    pub const fn with_suspended_batch(
+        mut self,
+        suspended_batch: &'a (dyn ToolCallIds + Sync),
+    ) -> Self {
         self.suspended_batch = Some(suspended_batch);
         self
     }
 
     /// The same inputs with every call whose start the caller observed.
     #[must_use]
-    pub const fn with_started_tool_call_ids(mut self, started: &'a dyn ToolCallIds) -> Self {
+    pub const fn with_started_tool_call_ids(
+        mut self,
+        started: &'a (dyn ToolCallIds + Sync),
+    ) -> Self {
         self.started_tool_call_ids = Some(started);
         self
     }
@@ -305,7 +315,10 @@ where
     let messages = messages.into_iter();
     let mut calls = Vec::new();
     let mut result_orphans = Vec::new();
-    for orphan in find_orphan_tool_calls(messages.clone(), inputs.suspended_batch)? {
+    let suspended_batch = inputs
+        .suspended_batch
+        .map(|batch| -> &dyn ToolCallIds { batch });
+    for orphan in find_orphan_tool_calls(messages.clone(), suspended_batch)? {
         match orphan {
             OrphanToolCall::Call(call) => calls.push(call),
             OrphanToolCall::Result(result) => result_orphans.push(result),

@@ -4,14 +4,19 @@
 use alloc::borrow::ToOwned;
 use alloc::boxed::Box;
 use alloc::collections::{BTreeMap, BTreeSet};
-use alloc::rc::Rc;
+#[cfg(not(target_has_atomic = "ptr"))]
+use alloc::rc::Rc as Shared;
 use alloc::string::String;
+#[cfg(target_has_atomic = "ptr")]
+use alloc::sync::Arc as Shared;
 use alloc::vec::Vec;
-use core::cell::{BorrowError, BorrowMutError, Ref, RefCell, RefMut};
+use core::cell::{BorrowError, BorrowMutError, RefCell};
 use core::fmt;
 use core::future::poll_fn;
 use core::task::Poll;
 
+use embassy_sync::blocking_mutex::Mutex;
+use embassy_sync::blocking_mutex::raw::{NoopRawMutex, RawMutex};
 use embassy_sync::waitqueue::MultiWakerRegistration;
 
 use crate::agent_core::UniversalMessage;
@@ -35,62 +40,88 @@ use super::port::SessionCachePort;
 /// The live value of a cached session: the session record, shared.
 ///
 /// Every acquire of one id while it is cached hands out a clone of the same handle, so two
-/// callers see one session ([`same_session`](Self::same_session)). The host mutates the record
-/// through it (appending the turn in flight, say) and makes the changes the committed history
-/// with [`SessionCache::commit`]; until then they exist only in memory, and a fork never copies
+/// callers see one session ([`same_session`](Self::same_session)). The host reads and mutates
+/// the record through closures ([`with`](Self::with), [`with_mut`](Self::with_mut)), appending
+/// the turn in flight, say, and makes the changes the committed history with
+/// [`SessionCache::commit`]; until then they exist only in memory, and a fork never copies
 /// them.
 ///
-/// Single-threaded by design (`Rc<RefCell<…>>`): a multi-threaded host keeps the cache on one
-/// task. The borrows follow `RefCell`'s rules; the `try_` forms never panic.
-#[derive(Clone)]
-pub struct SessionHandle(Rc<RefCell<InteractiveSessionRecord>>);
+/// The record sits behind the raw mutex `L` of its cache: with [`NoopRawMutex`] (the default)
+/// the handle stays on one thread or one executor; with a thread-safe mutex
+/// ([`CriticalSectionRawMutex`](embassy_sync::blocking_mutex::raw::CriticalSectionRawMutex))
+/// it is `Send + Sync` and tasks on several threads share it (on targets with pointer-sized
+/// compare-and-swap; without it, thumbv6m say, the handle is reference-counted with `Rc` and
+/// stays on one thread: `docs/decisions/session-cache.md`). A closure runs under that lock, so
+/// it should be short: another thread reaching the record waits for it. Calling `with_mut` on
+/// a handle from inside a closure on the same session is a re-entrant borrow: the plain forms
+/// panic, the `try_` forms return an error and never panic.
+pub struct SessionHandle<L: RawMutex = NoopRawMutex>(
+    Shared<Mutex<L, RefCell<InteractiveSessionRecord>>>,
+);
 
-impl SessionHandle {
+impl<L: RawMutex> SessionHandle<L> {
     fn new(record: InteractiveSessionRecord) -> Self {
-        Self(Rc::new(RefCell::new(record)))
+        Self(Shared::new(Mutex::new(RefCell::new(record))))
     }
 
-    /// Reads the record. Panics if the host holds a mutable borrow (use
-    /// [`try_record`](Self::try_record) to get an error instead).
-    #[must_use]
-    pub fn record(&self) -> Ref<'_, InteractiveSessionRecord> {
-        self.0.borrow()
+    /// Runs `f` on the record and returns what it returns. Panics if `f` runs inside a
+    /// [`with_mut`](Self::with_mut) on the same session (use [`try_with`](Self::try_with) to
+    /// get an error instead).
+    pub fn with<T>(&self, f: impl FnOnce(&InteractiveSessionRecord) -> T) -> T {
+        self.0.lock(|record| f(&record.borrow()))
     }
 
-    /// Reads the record, or an error while the host holds a mutable borrow.
+    /// Runs `f` on the record, or answers an error while the record is borrowed mutably (a
+    /// re-entrant call from inside [`with_mut`](Self::with_mut)).
     ///
     /// # Errors
     /// The record is borrowed mutably.
-    pub fn try_record(&self) -> Result<Ref<'_, InteractiveSessionRecord>, BorrowError> {
-        self.0.try_borrow()
+    pub fn try_with<T>(
+        &self,
+        f: impl FnOnce(&InteractiveSessionRecord) -> T,
+    ) -> Result<T, BorrowError> {
+        self.0
+            .lock(|record| record.try_borrow().map(|record| f(&record)))
     }
 
-    /// Changes the record in memory (not committed until [`SessionCache::commit`]). Panics if
-    /// the record is borrowed (use [`try_record_mut`](Self::try_record_mut) to get an error).
-    #[must_use]
-    pub fn record_mut(&self) -> RefMut<'_, InteractiveSessionRecord> {
-        self.0.borrow_mut()
+    /// Changes the record in memory through `f` (not committed until
+    /// [`SessionCache::commit`]). Panics if `f` runs inside another closure on the same session
+    /// (use [`try_with_mut`](Self::try_with_mut) to get an error instead).
+    pub fn with_mut<T>(&self, f: impl FnOnce(&mut InteractiveSessionRecord) -> T) -> T {
+        self.0.lock(|record| f(&mut record.borrow_mut()))
     }
 
-    /// Changes the record in memory, or an error while it is borrowed.
+    /// Changes the record in memory through `f`, or answers an error while it is borrowed (a
+    /// re-entrant call from inside another closure on the same session).
     ///
     /// # Errors
     /// The record is borrowed.
-    pub fn try_record_mut(&self) -> Result<RefMut<'_, InteractiveSessionRecord>, BorrowMutError> {
-        self.0.try_borrow_mut()
+    pub fn try_with_mut<T>(
+        &self,
+        f: impl FnOnce(&mut InteractiveSessionRecord) -> T,
+    ) -> Result<T, BorrowMutError> {
+        self.0
+            .lock(|record| record.try_borrow_mut().map(|mut record| f(&mut record)))
     }
 
     /// True when both handles are the same live session (not merely equal records).
     #[must_use]
     pub fn same_session(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.0, &other.0)
+        Shared::ptr_eq(&self.0, &other.0)
     }
 }
 
-impl fmt::Debug for SessionHandle {
+impl<L: RawMutex> Clone for SessionHandle<L> {
+    fn clone(&self) -> Self {
+        Self(Shared::clone(&self.0))
+    }
+}
+
+impl<L: RawMutex> fmt::Debug for SessionHandle<L> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0.try_borrow() {
-            Ok(record) => f.debug_tuple("SessionHandle").field(&record.id).finish(),
+        // The id is copied out so no formatting runs under the lock.
+        match self.try_with(|record| record.id.clone()) {
+            Ok(id) => f.debug_tuple("SessionHandle").field(&id).finish(),
             Err(_) => f.write_str("SessionHandle(<borrowed>)"),
         }
     }
@@ -116,15 +147,36 @@ pub enum Acquisition {
     },
 }
 
-/// A session handed out by [`SessionCache::acquire`] (`AcquiredSession`).
-#[derive(Clone, Debug)]
-pub struct Acquired {
+/// A session handed out by [`SessionCache::acquire`] (`AcquiredSession`), its handle behind
+/// the cache's raw mutex `L`.
+pub struct Acquired<L: RawMutex = NoopRawMutex> {
     /// The session's id (minted when none was passed).
     pub session_id: String,
     /// The live session.
-    pub session: SessionHandle,
+    pub session: SessionHandle<L>,
     /// How it was obtained.
     pub how: Acquisition,
+}
+
+// By hand: a derive would ask `L: Clone` and `L: Debug`, which no raw mutex needs to be.
+impl<L: RawMutex> Clone for Acquired<L> {
+    fn clone(&self) -> Self {
+        Self {
+            session_id: self.session_id.clone(),
+            session: self.session.clone(),
+            how: self.how.clone(),
+        }
+    }
+}
+
+impl<L: RawMutex> fmt::Debug for Acquired<L> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Acquired")
+            .field("session_id", &self.session_id)
+            .field("session", &self.session)
+            .field("how", &self.how)
+            .finish()
+    }
 }
 
 /// The options of [`SessionCache::acquire_with`].
@@ -191,37 +243,74 @@ impl<E> SweepReport<E> {
     }
 }
 
-struct Entry {
-    handle: SessionHandle,
+struct Entry<L: RawMutex> {
+    handle: SessionHandle<L>,
     created_at: String,
     last_active_ms: u64,
     last_task_id: Option<String>,
     forked_from: Option<String>,
 }
 
-/// The ids with a store operation in flight, each with the acquires waiting on it. Past
-/// `WAITERS` tasks on one id, registering wakes them all early; each checks again when polled.
-type Pending = RefCell<BTreeMap<String, MultiWakerRegistration<WAITERS>>>;
+/// Everything the cache keeps beside its store, under one lock so that a check and the change
+/// it decides (an id not cached and not loading, so this acquire loads it) are one step on
+/// every thread.
+struct State<L: RawMutex> {
+    entries: BTreeMap<String, Entry<L>>,
+    owners: BTreeMap<String, Registration>,
+    pinned: BTreeSet<String>,
+    /// The ids with a store operation in flight, each with the acquires waiting on it. Past
+    /// `WAITERS` tasks on one id, registering wakes them all early; each checks again when
+    /// polled.
+    pending: BTreeMap<String, MultiWakerRegistration<WAITERS>>,
+}
+
+impl<L: RawMutex> State<L> {
+    const fn new() -> Self {
+        Self {
+            entries: BTreeMap::new(),
+            owners: BTreeMap::new(),
+            pinned: BTreeSet::new(),
+            pending: BTreeMap::new(),
+        }
+    }
+
+    /// Marks `id` as having a store operation in flight.
+    fn mark_pending(&mut self, id: &str) {
+        self.pending
+            .entry(id.to_owned())
+            .or_insert_with(MultiWakerRegistration::new);
+    }
+}
+
+type Locked<L, T> = Mutex<L, RefCell<T>>;
 
 const WAITERS: usize = 4;
 
-/// Marks an id as having a store operation in flight; dropping it (on completion or when the
-/// future is dropped) clears the mark and wakes every acquire that waited.
-struct PendingGuard<'a> {
-    pending: &'a Pending,
+/// Holds the pending mark of an id; dropping it (on completion or when the future is dropped)
+/// clears the mark and wakes every acquire that waited.
+struct PendingGuard<'a, L: RawMutex> {
+    state: &'a Locked<L, State<L>>,
     id: String,
 }
 
-impl Drop for PendingGuard<'_> {
+impl<L: RawMutex> Drop for PendingGuard<'_, L> {
     fn drop(&mut self) {
-        let wakers = match self.pending.try_borrow_mut() {
-            Ok(mut pending) => pending.remove(&self.id),
+        let wakers = self.state.lock(|state| match state.try_borrow_mut() {
+            Ok(mut state) => state.pending.remove(&self.id),
             Err(_) => None,
-        };
+        });
+        // Woken outside the lock: a waker is the executor's code.
         if let Some(mut wakers) = wakers {
             wakers.wake();
         }
     }
+}
+
+/// What an acquire does next, decided in one step under the lock.
+enum Next<L: RawMutex> {
+    Hit(SessionHandle<L>),
+    Wait,
+    Load,
 }
 
 type Outcome<T, E> = Result<T, SessionCacheError<E>>;
@@ -236,40 +325,73 @@ type Outcome<T, E> = Result<T, SessionCacheError<E>>;
 ///
 /// The cache reads no clock (every operation that needs time takes `now_ms`), no entropy (new
 /// ids come from the host's [`IdSource`]), and forces no `Send` bound.
-pub struct SessionCache<R, I> {
+///
+/// `L` is the embassy-sync raw mutex guarding the cache's state and its sessions' records:
+/// [`NoopRawMutex`] (the default, from [`new`](SessionCache::new)) for one thread or one
+/// executor, as on wasm and firmware;
+/// [`CriticalSectionRawMutex`](embassy_sync::blocking_mutex::raw::CriticalSectionRawMutex)
+/// (from [`with_lock`](Self::with_lock)) to share one cache across threads, e.g. in a
+/// multi-threaded tokio server's state: the cache is then `Send + Sync` when the store is
+/// `Sync` and the id source `Send`, and its futures are `Send` when the store's are. The lock
+/// is held only for short sections that never span an `await` and run no caller code, except
+/// [`IdSource::mint`], which runs under a lock of its own and must not call the cache.
+pub struct SessionCache<R, I, L: RawMutex = NoopRawMutex> {
     store: R,
-    ids: RefCell<I>,
+    ids: Locked<L, I>,
     config: SessionCacheConfig,
-    entries: RefCell<BTreeMap<String, Entry>>,
-    owners: RefCell<BTreeMap<String, Registration>>,
-    pinned: RefCell<BTreeSet<String>>,
-    pending: Pending,
+    state: Locked<L, State<L>>,
 }
 
-impl<R, I> fmt::Debug for SessionCache<R, I> {
+impl<R, I, L: RawMutex> fmt::Debug for SessionCache<R, I, L> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let cached = self
+            .state
+            .lock(|state| state.try_borrow().map(|state| state.entries.len()).ok());
         f.debug_struct("SessionCache")
             .field("config", &self.config)
-            .field(
-                "cached",
-                &self.entries.try_borrow().map(|entries| entries.len()).ok(),
-            )
+            .field("cached", &cached)
             .finish_non_exhaustive()
     }
 }
 
 impl<R: InteractiveSessionStore, I: IdSource> SessionCache<R, I> {
     /// A cache over `store`, minting ids from `ids`, behaving as `config` declares.
+    /// Single-threaded ([`NoopRawMutex`]); see [`with_lock`](SessionCache::with_lock) to share
+    /// it.
     #[must_use]
-    pub fn new(store: R, ids: I, config: SessionCacheConfig) -> Self {
+    pub const fn new(store: R, ids: I, config: SessionCacheConfig) -> Self {
+        Self::with_lock(store, ids, config)
+    }
+}
+
+impl<R: InteractiveSessionStore, I: IdSource, L: RawMutex> SessionCache<R, I, L> {
+    /// A cache as [`new`](SessionCache::new) makes it, guarded by the raw mutex `L` (name it:
+    /// `SessionCache::<_, _, CriticalSectionRawMutex>::with_lock(..)`).
+    #[must_use]
+    pub const fn with_lock(store: R, ids: I, config: SessionCacheConfig) -> Self {
         Self {
             store,
-            ids: RefCell::new(ids),
+            ids: Mutex::new(RefCell::new(ids)),
             config,
-            entries: RefCell::new(BTreeMap::new()),
-            owners: RefCell::new(BTreeMap::new()),
-            pinned: RefCell::new(BTreeSet::new()),
-            pending: RefCell::new(BTreeMap::new()),
+            state: Mutex::new(RefCell::new(State::new())),
+        }
+    }
+
+    /// Runs `f` on the state under the lock (never across an `await`, never caller code).
+    fn with_state<T>(&self, f: impl FnOnce(&mut State<L>) -> T) -> T {
+        self.state.lock(|state| f(&mut state.borrow_mut()))
+    }
+
+    /// A fresh id from the host's source, under the id lock.
+    fn mint(&self, kind: IdKind) -> String {
+        self.ids.lock(|ids| ids.borrow_mut().mint(kind))
+    }
+
+    /// The guard of an id this call has just marked pending.
+    fn pending_guard(&self, id: String) -> PendingGuard<'_, L> {
+        PendingGuard {
+            state: &self.state,
+            id,
         }
     }
 
@@ -287,11 +409,8 @@ impl<R: InteractiveSessionStore, I: IdSource> SessionCache<R, I> {
 
     /// The cached session `id`, if it is cached (no timer is bumped).
     #[must_use]
-    pub fn get(&self, id: &str) -> Option<SessionHandle> {
-        self.entries
-            .borrow()
-            .get(id)
-            .map(|entry| entry.handle.clone())
+    pub fn get(&self, id: &str) -> Option<SessionHandle<L>> {
+        self.with_state(|state| state.entries.get(id).map(|entry| entry.handle.clone()))
     }
 
     /// Acquires a session: [`acquire_with`](Self::acquire_with) with `require_existing` and no
@@ -306,7 +425,7 @@ impl<R: InteractiveSessionStore, I: IdSource> SessionCache<R, I> {
         id: Option<&str>,
         require_existing: bool,
         now_ms: u64,
-    ) -> Outcome<Acquired, R::Error> {
+    ) -> Outcome<Acquired<L>, R::Error> {
         let options = AcquireOptions {
             require_existing,
             reconcile: ReconcileInputs::new(),
@@ -323,7 +442,7 @@ impl<R: InteractiveSessionStore, I: IdSource> SessionCache<R, I> {
     ) -> Outcome<(InteractiveSessionRecord, Acquisition), R::Error> {
         let reconciliation =
             reconcile_interrupted_session(&record.messages, &options.reconcile, now_ms, |_| {
-                self.ids.borrow_mut().mint(IdKind::Entry)
+                self.mint(IdKind::Entry)
             })
             .map_err(|error| SessionCacheError::Reconcile {
                 id: record.id.clone(),
@@ -347,15 +466,14 @@ impl<R: InteractiveSessionStore, I: IdSource> SessionCache<R, I> {
         ))
     }
 
-    async fn create_minted(&self, stamp: String, now_ms: u64) -> Outcome<Acquired, R::Error> {
-        let id = self.mint_session_id()?;
-        let _guard = self.begin_pending(&id);
-        self.probe_unused(&id).await?;
-        let record = self.fresh_record(&id, &stamp);
+    async fn create_minted(&self, stamp: String, now_ms: u64) -> Outcome<Acquired<L>, R::Error> {
+        let guard = self.mint_session_id()?;
+        self.probe_unused(&guard.id).await?;
+        let record = self.fresh_record(&guard.id, &stamp);
         self.save(&record, ContentProvenance::Session).await?;
         let session = self.insert(record, now_ms, None);
         Ok(Acquired {
-            session_id: id,
+            session_id: guard.id.clone(),
             session,
             how: Acquisition::Created,
         })
@@ -385,19 +503,26 @@ impl<R: InteractiveSessionStore, I: IdSource> SessionCache<R, I> {
         }
     }
 
-    /// A minted session id that is non-empty and that the cache knows nothing about.
-    fn mint_session_id(&self) -> Outcome<String, R::Error> {
-        let id = self.ids.borrow_mut().mint(IdKind::Session);
+    /// A minted session id that is non-empty and that the cache knows nothing about, marked
+    /// pending in the same step (so no other task takes it meanwhile).
+    fn mint_session_id(&self) -> Outcome<PendingGuard<'_, L>, R::Error> {
+        let id = self.mint(IdKind::Session);
         if id.is_empty() {
             return Err(SessionCacheError::EmptyId);
         }
-        let known = self.entries.borrow().contains_key(&id)
-            || self.owners.borrow().contains_key(&id)
-            || self.is_pending(&id);
+        let known = self.with_state(|state| {
+            let known = state.entries.contains_key(&id)
+                || state.owners.contains_key(&id)
+                || state.pending.contains_key(&id);
+            if !known {
+                state.mark_pending(&id);
+            }
+            known
+        });
         if known {
             return Err(SessionCacheError::MintedIdTaken { id });
         }
-        Ok(id)
+        Ok(self.pending_guard(id))
     }
 
     /// Fails unless the store holds nothing under the minted `id` (a probe claims nothing).
@@ -418,66 +543,42 @@ impl<R: InteractiveSessionStore, I: IdSource> SessionCache<R, I> {
         record: InteractiveSessionRecord,
         now_ms: u64,
         forked_from: Option<String>,
-    ) -> SessionHandle {
+    ) -> SessionHandle<L> {
         let id = record.id.clone();
         let created_at = record.created_at.clone();
         let handle = SessionHandle::new(record);
-        self.entries.borrow_mut().insert(
-            id,
-            Entry {
-                handle: handle.clone(),
-                created_at,
-                last_active_ms: now_ms,
-                last_task_id: None,
-                forked_from,
-            },
-        );
+        let entry = Entry {
+            handle: handle.clone(),
+            created_at,
+            last_active_ms: now_ms,
+            last_task_id: None,
+            forked_from,
+        };
+        self.with_state(|state| state.entries.insert(id, entry));
         handle
     }
 
     /// The cached session `id` with its timer bumped.
-    fn hit(&self, id: &str, now_ms: u64) -> Option<SessionHandle> {
-        let mut entries = self.entries.borrow_mut();
-        let entry = entries.get_mut(id)?;
-        entry.last_active_ms = entry.last_active_ms.max(now_ms);
-        Some(entry.handle.clone())
+    fn hit(&self, id: &str, now_ms: u64) -> Option<SessionHandle<L>> {
+        self.with_state(|state| bump(state, id, now_ms))
     }
 
     /// The ownership row of `id`, read without waiting (the port's `owner_of`).
     fn owner_row(&self, id: &str) -> OwnerRow {
-        self.owners
-            .borrow()
-            .get(id)
-            .map_or(OwnerRow::NoRow, OwnerRow::of)
-    }
-
-    fn is_pending(&self, id: &str) -> bool {
-        self.pending.borrow().contains_key(id)
-    }
-
-    fn begin_pending(&self, id: &str) -> PendingGuard<'_> {
-        self.pending
-            .borrow_mut()
-            .entry(id.to_owned())
-            .or_insert_with(MultiWakerRegistration::new);
-        PendingGuard {
-            pending: &self.pending,
-            id: id.to_owned(),
-        }
+        self.with_state(|state| state.owners.get(id).map_or(OwnerRow::NoRow, OwnerRow::of))
     }
 
     /// Waits until no store operation on `id` is in flight. No executor is assumed: the waker
     /// of each waiting poll is kept and woken when the operation's guard drops.
     async fn wait_not_pending(&self, id: &str) {
         poll_fn(|cx| {
-            let mut pending = self.pending.borrow_mut();
-            match pending.get_mut(id) {
+            self.with_state(|state| match state.pending.get_mut(id) {
                 Some(wakers) => {
                     wakers.register(cx.waker());
                     Poll::Pending
                 }
                 None => Poll::Ready(()),
-            }
+            })
         })
         .await;
     }
@@ -485,47 +586,49 @@ impl<R: InteractiveSessionStore, I: IdSource> SessionCache<R, I> {
     /// True when `id` is pinned.
     #[must_use]
     pub fn is_pinned(&self, id: &str) -> bool {
-        self.pinned.borrow().contains(id)
+        self.with_state(|state| state.pinned.contains(id))
     }
 
     async fn sweep_sparing(&self, now_ms: u64, spare: Option<&str>) -> SweepReport<R::Error> {
-        let mut expired: Vec<(u64, String)> = {
-            let pinned = self.pinned.borrow();
-            self.entries
-                .borrow()
+        let delete = self.config.evict == EvictPolicy::Delete;
+        // Chosen, dropped and (under `delete`) marked pending in one step, so an acquire that
+        // comes in meanwhile waits for the delete instead of resuming a record about to go.
+        let evicted = self.with_state(|state| {
+            let mut expired: Vec<(u64, String)> = state
+                .entries
                 .iter()
                 .filter(|(id, entry)| {
                     now_ms.saturating_sub(entry.last_active_ms) > self.config.ttl_ms
-                        && !pinned.contains(id.as_str())
+                        && !state.pinned.contains(id.as_str())
+                        && !state.pending.contains_key(id.as_str())
                         && spare != Some(id.as_str())
                 })
                 .map(|(id, entry)| (entry.last_active_ms, id.clone()))
-                .collect()
-        };
-        if expired.is_empty() {
+                .collect();
+            expired.sort();
+            for (_, id) in &expired {
+                state.entries.remove(id);
+                if delete {
+                    state.mark_pending(id);
+                }
+            }
+            expired
+        });
+        if evicted.is_empty() {
             return SweepReport::empty();
         }
-        expired.sort();
-        {
-            let mut entries = self.entries.borrow_mut();
-            for (_, id) in &expired {
-                entries.remove(id);
-            }
-        }
         let mut report = SweepReport::empty();
-        report.evicted = expired.into_iter().map(|(_, id)| id).collect();
-        if self.config.evict == EvictPolicy::Delete {
-            // Every evicted id is marked before the first await, so an acquire that comes in
-            // meanwhile waits for the delete instead of resuming a record about to go.
-            let guards: Vec<PendingGuard<'_>> = report
+        report.evicted = evicted.into_iter().map(|(_, id)| id).collect();
+        if delete {
+            let guards: Vec<PendingGuard<'_, L>> = report
                 .evicted
                 .iter()
-                .map(|id| self.begin_pending(id))
+                .map(|id| self.pending_guard(id.clone()))
                 .collect();
             for guard in guards {
                 match self.store.delete(&guard.id).await {
                     Ok(()) => {
-                        self.owners.borrow_mut().remove(&guard.id);
+                        self.with_state(|state| state.owners.remove(&guard.id));
                     }
                     Err(error) => report.delete_failures.push((guard.id.clone(), error)),
                 }
@@ -535,15 +638,25 @@ impl<R: InteractiveSessionStore, I: IdSource> SessionCache<R, I> {
     }
 }
 
-impl<R: InteractiveSessionStore, I: IdSource> SessionCachePort for SessionCache<R, I> {
+/// The cached session `id` with its timer bumped (never backwards).
+fn bump<L: RawMutex>(state: &mut State<L>, id: &str, now_ms: u64) -> Option<SessionHandle<L>> {
+    let entry = state.entries.get_mut(id)?;
+    entry.last_active_ms = entry.last_active_ms.max(now_ms);
+    Some(entry.handle.clone())
+}
+
+impl<R: InteractiveSessionStore, I: IdSource, L: RawMutex> SessionCachePort
+    for SessionCache<R, I, L>
+{
     type StoreError = R::Error;
+    type Lock = L;
 
     async fn acquire_with(
         &self,
         id: Option<&str>,
         options: &AcquireOptions<'_>,
         now_ms: u64,
-    ) -> Outcome<Acquired, R::Error> {
+    ) -> Outcome<Acquired<L>, R::Error> {
         let stamp =
             format_instant(now_ms).ok_or(SessionCacheError::InstantOutOfRange { now_ms })?;
         if id.is_some_and(str::is_empty) {
@@ -554,19 +667,30 @@ impl<R: InteractiveSessionStore, I: IdSource> SessionCachePort for SessionCache<
             return self.create_minted(stamp, now_ms).await;
         };
         loop {
-            if let Some(session) = self.hit(id, now_ms) {
-                return Ok(Acquired {
-                    session_id: id.to_owned(),
-                    session,
-                    how: Acquisition::Cached,
-                });
+            // Hit, wait for the load in flight, or become the one load: one step.
+            let next = self.with_state(|state| {
+                if let Some(session) = bump(state, id, now_ms) {
+                    Next::Hit(session)
+                } else if state.pending.contains_key(id) {
+                    Next::Wait
+                } else {
+                    state.mark_pending(id);
+                    Next::Load
+                }
+            });
+            match next {
+                Next::Hit(session) => {
+                    return Ok(Acquired {
+                        session_id: id.to_owned(),
+                        session,
+                        how: Acquisition::Cached,
+                    });
+                }
+                Next::Wait => self.wait_not_pending(id).await,
+                Next::Load => break,
             }
-            if !self.is_pending(id) {
-                break;
-            }
-            self.wait_not_pending(id).await;
         }
-        let _guard = self.begin_pending(id);
+        let _guard = self.pending_guard(id.to_owned());
         let outcome = self
             .store
             .load(id, LoadPurpose::Resume)
@@ -610,16 +734,27 @@ impl<R: InteractiveSessionStore, I: IdSource> SessionCachePort for SessionCache<
                 history_deleted: false,
             });
         }
-        while self.is_pending(id) {
-            self.wait_not_pending(id).await;
-        }
-        let was_cached = self.forget(id);
-        let _guard = self.begin_pending(id);
+        // Wait out the operation in flight, then drop and mark pending in one step.
+        let was_cached = loop {
+            let forgotten = self.with_state(|state| {
+                if state.pending.contains_key(id) {
+                    return None;
+                }
+                let was_cached = state.entries.remove(id).is_some();
+                state.mark_pending(id);
+                Some(was_cached)
+            });
+            match forgotten {
+                Some(was_cached) => break was_cached,
+                None => self.wait_not_pending(id).await,
+            }
+        };
+        let _guard = self.pending_guard(id.to_owned());
         self.store
             .delete(id)
             .await
             .map_err(SessionCacheError::Store)?;
-        self.owners.borrow_mut().remove(id);
+        self.with_state(|state| state.owners.remove(id));
         Ok(Released {
             was_cached,
             history_deleted: true,
@@ -627,15 +762,15 @@ impl<R: InteractiveSessionStore, I: IdSource> SessionCachePort for SessionCache<
     }
 
     fn forget(&self, id: &str) -> bool {
-        self.entries.borrow_mut().remove(id).is_some()
+        self.with_state(|state| state.entries.remove(id).is_some())
     }
 
     fn pin(&self, id: &str) {
-        self.pinned.borrow_mut().insert(id.to_owned());
+        self.with_state(|state| state.pinned.insert(id.to_owned()));
     }
 
     fn unpin(&self, id: &str) {
-        self.pinned.borrow_mut().remove(id);
+        self.with_state(|state| state.pinned.remove(id));
     }
 
     async fn sweep(&self, now_ms: u64) -> SweepReport<R::Error> {
@@ -643,28 +778,30 @@ impl<R: InteractiveSessionStore, I: IdSource> SessionCachePort for SessionCache<
     }
 
     fn note_task_run(&self, id: &str, task_id: &str, now_ms: u64) -> bool {
-        let mut entries = self.entries.borrow_mut();
-        let Some(entry) = entries.get_mut(id) else {
-            return false;
-        };
-        entry.last_active_ms = entry.last_active_ms.max(now_ms);
-        entry.last_task_id = Some(task_id.to_owned());
-        true
+        self.with_state(|state| {
+            let Some(entry) = state.entries.get_mut(id) else {
+                return false;
+            };
+            entry.last_active_ms = entry.last_active_ms.max(now_ms);
+            entry.last_task_id = Some(task_id.to_owned());
+            true
+        })
     }
 
     fn list(&self) -> Vec<SessionStoreSummary> {
-        let mut summaries: Vec<SessionStoreSummary> = self
-            .entries
-            .borrow()
-            .iter()
-            .map(|(id, entry)| SessionStoreSummary {
-                session_id: id.clone(),
-                created_at: Some(entry.created_at.clone()),
-                last_active_at: entry.last_active_ms,
-                last_task_id: entry.last_task_id.clone(),
-                forked_from: entry.forked_from.clone(),
-            })
-            .collect();
+        let mut summaries: Vec<SessionStoreSummary> = self.with_state(|state| {
+            state
+                .entries
+                .iter()
+                .map(|(id, entry)| SessionStoreSummary {
+                    session_id: id.clone(),
+                    created_at: Some(entry.created_at.clone()),
+                    last_active_at: entry.last_active_ms,
+                    last_task_id: entry.last_task_id.clone(),
+                    forked_from: entry.forked_from.clone(),
+                })
+                .collect()
+        });
         summaries.sort_by(|a, b| {
             b.last_active_at
                 .cmp(&a.last_active_at)
@@ -674,25 +811,20 @@ impl<R: InteractiveSessionStore, I: IdSource> SessionCachePort for SessionCache<
     }
 
     fn len(&self) -> usize {
-        self.entries.borrow().len()
+        self.with_state(|state| state.entries.len())
     }
 
     fn is_empty(&self) -> bool {
-        self.entries.borrow().is_empty()
+        self.with_state(|state| state.entries.is_empty())
     }
 
     async fn commit(&self, id: &str, now_ms: u64) -> Outcome<(), R::Error> {
-        let record = {
-            let entries = self.entries.borrow();
-            let entry = entries
-                .get(id)
-                .ok_or_else(|| SessionCacheError::NotCached { id: id.to_owned() })?;
-            let record = entry
-                .handle
-                .try_record()
-                .map_err(|_| SessionCacheError::Busy { id: id.to_owned() })?;
-            record.clone()
-        };
+        let handle = self
+            .get(id)
+            .ok_or_else(|| SessionCacheError::NotCached { id: id.to_owned() })?;
+        let record = handle
+            .try_with(InteractiveSessionRecord::clone)
+            .map_err(|_| SessionCacheError::Busy { id: id.to_owned() })?;
         if record.id != id {
             return Err(SessionCacheError::IdChanged {
                 id: id.to_owned(),
@@ -727,30 +859,29 @@ impl<R: InteractiveSessionStore, I: IdSource> SessionCachePort for SessionCache<
                 });
             }
         };
-        let id = self.mint_session_id()?;
-        let _guard = self.begin_pending(&id);
+        let guard = self.mint_session_id()?;
+        let id = guard.id.clone();
         self.probe_unused(&id).await?;
         id.clone_into(&mut record.id);
         stamp.clone_into(&mut record.created_at);
         record.updated_at = stamp;
         let row = fork_ownership(&self.owner_row(source_id), &owner);
         let wrote_row = match row {
-            Some(registration) => {
-                let mut owners = self.owners.borrow_mut();
-                if owners.contains_key(&id) {
+            Some(registration) => self.with_state(|state| {
+                if state.owners.contains_key(&id) {
                     false
                 } else {
-                    owners.insert(id.clone(), registration);
+                    state.owners.insert(id.clone(), registration);
                     true
                 }
-            }
+            }),
             None => false,
         };
         match self.save(&record, ContentProvenance::Fork).await {
             Ok(()) => {}
             Err(refused @ SessionCacheError::SaveRefused { .. }) => {
                 if wrote_row {
-                    self.owners.borrow_mut().remove(&id);
+                    self.with_state(|state| state.owners.remove(&id));
                 }
                 return Err(refused);
             }
@@ -765,9 +896,10 @@ impl<R: InteractiveSessionStore, I: IdSource> SessionCachePort for SessionCache<
     }
 
     async fn register(&self, id: &str, registration: Registration) -> OwnerRow {
-        let mut owners = self.owners.borrow_mut();
-        let row = owners.entry(id.to_owned()).or_insert(registration);
-        OwnerRow::of(row)
+        self.with_state(|state| {
+            let row = state.owners.entry(id.to_owned()).or_insert(registration);
+            OwnerRow::of(row)
+        })
     }
 
     fn evict_policy(&self) -> EvictPolicy {

@@ -72,7 +72,8 @@ pub enum SessionCacheError<E> {
         /// The id.
         id: String,
     },
-    /// The live record is borrowed mutably by the host right now, so the cache cannot read it.
+    /// The live record is borrowed mutably by the host right now (the commit runs inside a
+    /// `with_mut` closure on the same session), so the cache cannot read it.
     #[error("session `{id}` is borrowed mutably")]
     Busy {
         /// The id.

@@ -32,6 +32,19 @@
 //! - **Minted ids are checked**: a repeated id never resumes or overwrites another session.
 //! - [`bounded_tail`] is pure, one scan, no allocation.
 //!
+//! # Threads
+//!
+//! The cache is generic over embassy-sync's `RawMutex`, like the record and policy stores.
+//! [`SessionCache::new`] builds the single-threaded form (`NoopRawMutex`), for wasm, firmware
+//! or one executor; `SessionCache::<_, _, CriticalSectionRawMutex>::with_lock` builds one a
+//! multi-threaded server shares: `Send + Sync` (over a `Sync` store and a `Send` id source),
+//! its futures `Send`, its [`SessionHandle`]s `Send + Sync`. Each decision (cached, loading,
+//! or this acquire loads) is one step under the lock, so "one session per id" holds across
+//! threads too; no lock is held across an `await`. A record is read and changed through
+//! closures on its handle ([`SessionHandle::with`], [`SessionHandle::with_mut`] and their
+//! `try_` forms, which never panic). On targets without pointer-sized compare-and-swap
+//! (thumbv6m) the handle is an `Rc` and stays on one thread.
+//!
 //! # Example
 //!
 //! ```

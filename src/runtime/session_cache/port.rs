@@ -4,6 +4,8 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use embassy_sync::blocking_mutex::raw::RawMutex;
+
 use super::cache::{AcquireOptions, Acquired, Released, SweepReport};
 #[cfg(doc)]
 use super::cache::{Acquisition, SessionCache};
@@ -30,6 +32,10 @@ use crate::runtime::reconcile::reconcile_interrupted_session;
 pub trait SessionCachePort {
     /// The error of the store underneath.
     type StoreError;
+    /// The raw mutex behind the handles it hands out
+    /// ([`SessionHandle`](super::SessionHandle)): embassy-sync's `NoopRawMutex` for one thread,
+    /// a thread-safe one (`CriticalSectionRawMutex`) to share them across threads.
+    type Lock: RawMutex;
 
     /// Gets the session `id` (or a new one under a minted id when `id` is `None`), resuming it
     /// from the store when it is not cached, or creating it.
@@ -63,7 +69,7 @@ pub trait SessionCachePort {
         id: Option<&str>,
         options: &AcquireOptions<'_>,
         now_ms: u64,
-    ) -> Result<Acquired, SessionCacheError<Self::StoreError>>;
+    ) -> Result<Acquired<Self::Lock>, SessionCacheError<Self::StoreError>>;
     /// Refreshes the idle timer of a cached session (`touch`); false when `id` is not cached.
     /// The timer never moves backwards.
     fn touch(&self, id: &str, now_ms: u64) -> bool;
@@ -108,9 +114,9 @@ pub trait SessionCachePort {
     /// bumped.
     ///
     /// # Errors
-    /// [`SessionCacheError::NotCached`], [`SessionCacheError::Busy`] (the host holds a mutable
-    /// borrow), [`SessionCacheError::IdChanged`] (the record's id was changed),
-    /// [`SessionCacheError::SaveRefused`], [`SessionCacheError::Store`].
+    /// [`SessionCacheError::NotCached`], [`SessionCacheError::Busy`] (polled from inside a
+    /// mutable borrow of the record), [`SessionCacheError::IdChanged`] (the record's id was
+    /// changed), [`SessionCacheError::SaveRefused`], [`SessionCacheError::Store`].
     async fn commit(
         &self,
         id: &str,

@@ -43,6 +43,7 @@ use super::config::{EvictPolicy, Retention};
 use super::error::SessionCacheError;
 use super::ownership::{ForkOwner, OwnerRow, Principal, Registration};
 use super::port::SessionCachePort;
+use embassy_sync::blocking_mutex::raw::RawMutex;
 
 /// 2026-05-01T00:00:00.000Z: the suite's first instant.
 const T0: u64 = 1_777_593_600_000;
@@ -364,19 +365,18 @@ fn planted_record(id: &str, messages: Vec<UniversalMessage>) -> Planted {
     planted(id, PlantedContent::Record(Box::new(record(id, messages))))
 }
 
-fn messages_of(handle: &SessionHandle) -> Option<Vec<UniversalMessage>> {
-    handle
-        .try_record()
-        .ok()
-        .map(|record| record.messages.clone())
+fn messages_of<L: RawMutex>(handle: &SessionHandle<L>) -> Option<Vec<UniversalMessage>> {
+    handle.try_with(|record| record.messages.clone()).ok()
 }
 
-fn push_message(check: &'static str, handle: &SessionHandle, message: UniversalMessage) -> Checked {
-    let mut record = handle
-        .try_record_mut()
-        .map_err(|error| failed(check, error))?;
-    record.messages.push(message);
-    Ok(())
+fn push_message<L: RawMutex>(
+    check: &'static str,
+    handle: &SessionHandle<L>,
+    message: UniversalMessage,
+) -> Checked {
+    handle
+        .try_with_mut(|record| record.messages.push(message))
+        .map_err(|error| failed(check, error))
 }
 
 fn how_name(how: &Acquisition) -> &'static str {
@@ -445,7 +445,7 @@ where
         id: Option<&str>,
         require_existing: bool,
         now_ms: u64,
-    ) -> Checked<Acquired> {
+    ) -> Checked<Acquired<<F::Cache as SessionCachePort>::Lock>> {
         let options = AcquireOptions {
             require_existing,
             reconcile: ReconcileInputs::new(),
@@ -465,7 +465,7 @@ where
         require_existing: bool,
         now_ms: u64,
         how: &'static str,
-    ) -> Checked<Acquired> {
+    ) -> Checked<Acquired<<F::Cache as SessionCachePort>::Lock>> {
         let acquired = Self::acquire(cache, check, Some(id), require_existing, now_ms).await?;
         same(check, how, how_name(&acquired.how))?;
         same(check, id, acquired.session_id.as_str())?;
@@ -549,9 +549,8 @@ where
             Some((String::from("s1"), Vec::new())),
             created
                 .session
-                .try_record()
-                .ok()
-                .map(|record| (record.id.clone(), record.messages.clone())),
+                .try_with(|record| (record.id.clone(), record.messages.clone()))
+                .ok(),
         )?;
         let again = Self::acquire_as(
             &cache,
@@ -595,11 +594,7 @@ where
         same(
             "a minted session's record carries the minted id",
             Some(minted.session_id.clone()),
-            minted
-                .session
-                .try_record()
-                .ok()
-                .map(|record| record.id.clone()),
+            minted.session.try_with(|record| record.id.clone()).ok(),
         )?;
         same("three sessions are cached", 3, cache.len())
     }
@@ -1044,11 +1039,7 @@ where
         same(
             "the fork's record carries its own id",
             Some(fork.clone()),
-            forked
-                .session
-                .try_record()
-                .ok()
-                .map(|record| record.id.clone()),
+            forked.session.try_with(|record| record.id.clone()).ok(),
         )?;
         same(
             "the listing names the fork's source",
@@ -1244,19 +1235,18 @@ where
             )],
             closed,
         )?;
-        let last =
-            woken
-                .session
-                .try_record()
-                .ok()
-                .and_then(|record| match record.messages.last() {
-                    Some(UniversalMessage::Tool(result)) => Some((
-                        record.messages.len(),
-                        result.tool_call_id.clone(),
-                        result.base.id.clone(),
-                    )),
-                    _ => None,
-                });
+        let last = woken
+            .session
+            .try_with(|record| match record.messages.last() {
+                Some(UniversalMessage::Tool(result)) => Some((
+                    record.messages.len(),
+                    result.tool_call_id.clone(),
+                    result.base.id.clone(),
+                )),
+                _ => None,
+            })
+            .ok()
+            .flatten();
         same(
             "a synthetic result is appended under the reported entry id",
             Some((
