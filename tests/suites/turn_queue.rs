@@ -395,6 +395,31 @@ cases! {
             assert_eq!((first.wakes(), second.wakes()), (1, 0));
         }
 
+        fn next_turn_is_cancel_safe_a_dropped_wait_takes_nothing() {
+            let queue: Queue<4> = TurnQueue::new();
+            let (runner, runner_waker) = Counter::waker();
+            let mut ticket = {
+                // Registered, woken by a submission, then dropped unpolled (a `select!` whose
+                // other branch won): nothing is taken off the queue.
+                let mut next = core::pin::pin!(queue.next_turn());
+                assert!(next.as_mut().poll(&mut Context::from_waker(&runner_waker)).is_pending());
+                let ticket = queue.submit(1, "owner").unwrap();
+                assert_eq!(runner.wakes(), 1);
+                ticket
+            };
+            assert_eq!((queue.pending(), queue.running()), (1, None));
+            assert!(waiting(&mut ticket));
+            // The next wait takes the turn the dropped one was woken for.
+            let mut again = core::pin::pin!(queue.next_turn());
+            let turn = match again.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
+                Poll::Ready(Some(turn)) => turn,
+                other => panic!("expected a turn, got {:?}", other.map(|t| t.map(|t| t.input))),
+            };
+            assert_eq!(turn.input, 1);
+            queue.finish(turn.id, 10).unwrap();
+            assert_eq!(ticket.try_settled(), Some(Settled::Complete(10)));
+        }
+
         fn a_runner_loop_takes_every_turn_in_order_then_ends() {
             let queue: Queue<4> = TurnQueue::new();
             let runner = async {
