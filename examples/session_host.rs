@@ -158,30 +158,20 @@ fn usage_observation() -> Result<(), serde_json::Error> {
 fn tui_interaction() -> Result<(), serde_json::Error> {
     println!("\n== tui interaction");
     // `/model` declares that a missing argument opens a picker.
-    let declared = TuiCommandInteraction {
-        on_missing_args: Some(OnMissingArgsAction::Picker),
-    };
+    let declared = TuiCommandInteraction::new().with_on_missing_args(OnMissingArgsAction::Picker);
     println!("/model declares {}", serde_json::to_string(&declared)?);
 
     let models = || {
         vec![
-            TuiPickerItem {
-                label: "Opus".into(),
-                value: "claude-opus".into(),
-                description: Some("Most capable".into()),
-            },
-            TuiPickerItem {
-                label: "Sonnet".into(),
-                value: "claude-sonnet".into(),
-                description: None,
-            },
+            TuiPickerItem::new("Opus", "claude-opus").with_description("Most capable"),
+            TuiPickerItem::new("Sonnet", "claude-sonnet"),
         ]
     };
     let interactions = [
         AnyTuiCommandInteraction::Picker(Box::new(models)),
-        AnyTuiCommandInteraction::Confirm(TuiConfirmInteraction {
-            message: "Switch model for this session?".into(),
-        }),
+        AnyTuiCommandInteraction::Confirm(TuiConfirmInteraction::new(
+            "Switch model for this session?",
+        )),
     ];
     for interaction in &interactions {
         // The renderer narrows on the action; the match is exhaustive.

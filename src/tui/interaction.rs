@@ -19,9 +19,13 @@ string_enum! {
 }
 
 /// One entry of a picker: what is shown, and the argument value it stands for.
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new) and the
+/// `with_*` setters.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct TuiPickerItem {
     /// Text shown for the entry.
     pub label: String,
@@ -35,10 +39,34 @@ pub struct TuiPickerItem {
     pub description: Option<String>,
 }
 
+impl TuiPickerItem {
+    /// A [`TuiPickerItem`] from the members the contract requires, in its order; the optional ones
+    /// start absent.
+    #[must_use]
+    pub fn new(label: impl Into<String>, value: impl Into<String>) -> Self {
+        Self {
+            label: label.into(),
+            value: value.into(),
+            description: None,
+        }
+    }
+
+    /// The same value with `description` set: optional second line shown under the label.
+    #[must_use]
+    pub fn with_description(mut self, description: impl Into<String>) -> Self {
+        self.description = Some(description.into());
+        self
+    }
+}
+
 /// The base shape a command declares: which interaction, if any, a missing argument triggers.
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new) and the
+/// `with_*` setters.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct TuiCommandInteraction {
     /// The action; absent means the command runs without asking.
     #[cfg_attr(
@@ -48,17 +76,48 @@ pub struct TuiCommandInteraction {
     pub on_missing_args: Option<OnMissingArgsAction>,
 }
 
+impl TuiCommandInteraction {
+    /// A [`TuiCommandInteraction`] with every optional member absent.
+    #[must_use]
+    pub fn new() -> Self {
+        Self {
+            on_missing_args: None,
+        }
+    }
+
+    /// The same value with `on_missing_args` set: the action; absent means the command runs without
+    /// asking.
+    #[must_use]
+    pub fn with_on_missing_args(mut self, on_missing_args: OnMissingArgsAction) -> Self {
+        self.on_missing_args = Some(on_missing_args);
+        self
+    }
+}
+
 /// A confirm interaction: on the wire `{"onMissingArgs": "confirm", "message": …}`; any other
 /// `onMissingArgs` literal fails to decode.
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(
     feature = "serde",
     serde(try_from = "ConfirmWire", into = "ConfirmWire")
 )]
+#[non_exhaustive]
 pub struct TuiConfirmInteraction {
     /// The question put to the user.
     pub message: String,
+}
+
+impl TuiConfirmInteraction {
+    /// A [`TuiConfirmInteraction`] from the members the contract requires, in its order.
+    #[must_use]
+    pub fn new(message: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+        }
+    }
 }
 
 /// The wire form of [`TuiConfirmInteraction`], whose action literal must be `'confirm'`.

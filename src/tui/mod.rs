@@ -20,11 +20,7 @@
 //! ```
 //! use agent_interface::tui::{AnyTuiCommandInteraction, OnMissingArgsAction, TuiPickerItem};
 //!
-//! let item = |name: &str| TuiPickerItem {
-//!     label: name.into(),
-//!     value: name.into(),
-//!     description: None,
-//! };
+//! let item = |name: &str| TuiPickerItem::new(name, name);
 //! let themes = move || vec![item("dark"), item("light")];
 //! let picker = AnyTuiCommandInteraction::Picker(Box::new(themes));
 //! assert_eq!(picker.on_missing_args(), OnMissingArgsAction::Picker);

@@ -3,7 +3,7 @@
 
 use alloc::boxed::Box;
 use alloc::format;
-use alloc::string::{String, ToString};
+use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 
@@ -16,16 +16,8 @@ use crate::support::{golden, rejects, to_json};
 
 fn models() -> Vec<TuiPickerItem> {
     vec![
-        TuiPickerItem {
-            label: "Opus".to_string(),
-            value: "claude-opus".to_string(),
-            description: None,
-        },
-        TuiPickerItem {
-            label: "Sonnet".to_string(),
-            value: "claude-sonnet".to_string(),
-            description: Some("Balanced model".to_string()),
-        },
+        TuiPickerItem::new("Opus", "claude-opus"),
+        TuiPickerItem::new("Sonnet", "claude-sonnet").with_description("Balanced model"),
     ]
 }
 
@@ -60,9 +52,7 @@ cases! {
     }
 
     fn confirm_carries_its_message() {
-        let confirm = AnyTuiCommandInteraction::Confirm(TuiConfirmInteraction {
-            message: "Clear the conversation?".to_string(),
-        });
+        let confirm = AnyTuiCommandInteraction::Confirm(TuiConfirmInteraction::new("Clear the conversation?"));
         assert_eq!(confirm.on_missing_args(), OnMissingArgsAction::Confirm);
         assert_eq!(describe(&confirm), "confirm:Clear the conversation?");
     }
@@ -70,9 +60,7 @@ cases! {
     fn exhaustive_narrowing_maps_each_kind() {
         let picker = AnyTuiCommandInteraction::Picker(Box::new(models));
         assert_eq!(describe(&picker), "picker:2");
-        let confirm = AnyTuiCommandInteraction::Confirm(TuiConfirmInteraction {
-            message: "Sure?".to_string(),
-        });
+        let confirm = AnyTuiCommandInteraction::Confirm(TuiConfirmInteraction::new("Sure?"));
         assert_eq!(describe(&confirm), "confirm:Sure?");
     }
 
