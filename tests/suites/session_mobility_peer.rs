@@ -1397,7 +1397,7 @@ cases! {
             );
             let turn = decision.turn().expect("approved").clone();
             assert_eq!(turn.input(), "clean up");
-            assert_eq!(turn.peer(), &PeerTurnContext { reach: None, message_id: s("r1"), reply_to: s("session-laptop") });
+            assert_eq!(turn.peer(), &PeerTurnContext::new("r1", "session-laptop"));
             let options = turn.submit_options();
             assert_eq!(options.validate(), Ok(()));
             assert_eq!(options.turn_source, Some(TurnSource::Peer));

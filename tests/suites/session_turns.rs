@@ -64,17 +64,16 @@ const T_10_20: u64 = 1_790_245_200_000;
 const T_EXPIRES: u64 = 1_790_503_200_000;
 
 fn loop_in(status: SessionLoopStatus) -> SessionLoopState {
-    SessionLoopState {
-        revision: 4,
-        generation: 2,
-        status,
-        ..SessionLoopState::new(
-            "loop-1",
-            "Check the deploy",
-            "2026-09-24T10:00:00.000Z",
-            "2026-09-27T10:00:00.000Z",
-        )
-    }
+    let mut state = SessionLoopState::new(
+        "loop-1",
+        "Check the deploy",
+        "2026-09-24T10:00:00.000Z",
+        "2026-09-27T10:00:00.000Z",
+    );
+    state.revision = 4;
+    state.generation = 2;
+    state.status = status;
+    state
 }
 
 fn waiting_loop() -> SessionLoopState {
@@ -119,26 +118,18 @@ fn used_context() -> ContextWindowState {
 fn permission_request() -> SessionEvent {
     let mut tool_args = ToolArgs::new();
     tool_args.insert(s("command"), Value::from("ls"));
-    SessionEvent::PermissionRequest(PermissionRequestEvent {
-        id: s("p1"),
-        tool_name: s("Bash"),
-        tool_args,
-        can_persist_project_permission: None,
-        requester_driver_id: None,
-        requester: None,
-    })
+    SessionEvent::PermissionRequest(PermissionRequestEvent::new("p1", "Bash", tool_args))
 }
 
 fn ask_request() -> SessionEvent {
-    SessionEvent::AskRequest(AskRequestEvent {
-        id: s("a1"),
-        request: agent_interface::agent_core::ActionRequest {
+    SessionEvent::AskRequest(AskRequestEvent::new(
+        "a1",
+        agent_interface::agent_core::ActionRequest {
             id: s("r"),
             title: s("Pick"),
             ..Default::default()
         },
-        requester_driver_id: None,
-    })
+    ))
 }
 
 /// One event per name, in [`FRAMES`] order: the values the golden frames encode.
@@ -150,18 +141,10 @@ fn all_events() -> Vec<SessionEvent> {
         ExecutionWorkspaceSnapshot, ExecutionWorkspaceUpdateCause,
     };
 
-    let running_tool = ToolState {
-        tool_name: s("Bash"),
-        first_arg: s("cargo test"),
-        is_running: true,
-        ..ToolState::default()
-    };
-    let failed_tool = ToolState {
-        is_running: false,
-        result: Some(ToolResultStatus::Error),
-        execution_id: Some(s("call-3")),
-        ..running_tool.clone()
-    };
+    let running_tool = ToolState::new("Bash", "cargo test", true);
+    let failed_tool = ToolState::new("Bash", "cargo test", false)
+        .with_result(ToolResultStatus::Error)
+        .with_execution_id("call-3");
     let group = BackgroundJobGroupState {
         id: s("group-2"),
         parent_session_id: s("sess-1"),
@@ -184,35 +167,29 @@ fn all_events() -> Vec<SessionEvent> {
             entries: Vec::new(),
         },
     };
-    let goal = GoalState {
-        id: s("goal-1"),
-        objective: s("Make every test pass"),
-        status: GoalStatus::Active,
-        stop_reason: None,
-        iterations: 0,
-        max_iterations: 25,
-        started_at: s("2026-09-24T10:00:00.000Z"),
-        progress: Vec::new(),
-    };
-    let plan = PlanArtifact {
-        id: s("plan-1"),
-        objective: s("Split the parser"),
-        steps: Vec::new(),
-        phase: PlanPhase::Planning,
-        created_at: s("2026-09-24T10:00:00.000Z"),
-        approved_at: None,
-    };
-    let status = SessionStatusSnapshot {
-        session_id: s("sess-1"),
-        session_name: None,
-        model: s("claude-sonnet-4"),
-        permission_mode: PermissionMode::Default,
-        effort: ModelEffortSelection::Auto,
-        context: empty_context(),
-        goal: None,
-        setup_required: false,
-        workspace: None,
-    };
+    let goal = GoalState::new(
+        "goal-1",
+        "Make every test pass",
+        GoalStatus::Active,
+        0,
+        25,
+        "2026-09-24T10:00:00.000Z",
+        Vec::new(),
+    );
+    let plan = PlanArtifact::new(
+        "plan-1",
+        "Split the parser",
+        Vec::new(),
+        PlanPhase::Planning,
+        "2026-09-24T10:00:00.000Z",
+    );
+    let status = SessionStatusSnapshot::new(
+        "sess-1",
+        "claude-sonnet-4",
+        PermissionMode::Default,
+        ModelEffortSelection::Auto,
+        empty_context(),
+    );
     vec![
         SessionEvent::TextDelta(s("Looking at ")),
         SessionEvent::ToolStart(running_tool),
@@ -222,22 +199,19 @@ fn all_events() -> Vec<SessionEvent> {
         SessionEvent::Interrupted(result("").into_interrupted()),
         SessionEvent::Error(ErrorValue::from_message("provider unavailable")),
         SessionEvent::ContextUpdate(used_context()),
-        SessionEvent::Compact(CompactEvent {
-            trigger: CompactTrigger::Manual,
-            before: used_context(),
-            after: empty_context(),
-        }),
-        SessionEvent::SkillActivation(SkillActivationEvent {
-            event_type: SkillActivationEventType::SkillActivation,
-            skill_name: s("review"),
-            source: SkillActivationSource::Skill,
-            invocation: SkillActivationInvocation::ModelTool,
-            mode: SkillActivationMode::Inject,
-            status: SkillActivationStatus::Started,
-            timestamp: s("2026-09-24T10:02:00.000Z"),
-            qualified_name: None,
-            error: None,
-        }),
+        SessionEvent::Compact(CompactEvent::new(
+            CompactTrigger::Manual,
+            used_context(),
+            empty_context(),
+        )),
+        SessionEvent::SkillActivation(SkillActivationEvent::new(
+            "review",
+            SkillActivationSource::Skill,
+            SkillActivationInvocation::ModelTool,
+            SkillActivationMode::Inject,
+            SkillActivationStatus::Started,
+            "2026-09-24T10:02:00.000Z",
+        )),
         SessionEvent::BackgroundTaskEvent(BackgroundTaskEvent::Closed {
             task_id: s("task-6"),
         }),
@@ -245,47 +219,28 @@ fn all_events() -> Vec<SessionEvent> {
         SessionEvent::ExecutionWorkspaceEvent(workspace),
         SessionEvent::UserMessage(s("Fix the parser")),
         SessionEvent::TurnSource(TurnSource::AgentWakeup),
-        SessionEvent::ContextFileRefreshed(ContextFileRefreshedEvent {
-            file_path: s("/repo/AGENTS.md"),
-        }),
-        SessionEvent::MemoryEvent(MemoryEvent {
-            event_type: MemoryEventType::Retrieved,
-            at: s("2026-09-24T10:03:00.000Z"),
-            candidate_id: None,
-            topic: None,
-            reason: None,
-            data: None,
-        }),
-        SessionEvent::GoalEvent(GoalEvent {
-            event_type: GoalEventType::Started,
-            goal,
-        }),
-        SessionEvent::PlanEvent(PlanApprovalEvent {
-            event_type: PlanEventType::Reverted,
-            plan,
-        }),
-        SessionEvent::BranchEvent(BranchEvent {
-            kind: BranchEventKind::BranchSwitched,
-            checkpoint_id: s("turn-0002"),
-            branch_id: s("branch-2"),
-        }),
+        SessionEvent::ContextFileRefreshed(ContextFileRefreshedEvent::new("/repo/AGENTS.md")),
+        SessionEvent::MemoryEvent(MemoryEvent::new(
+            MemoryEventType::Retrieved,
+            "2026-09-24T10:03:00.000Z",
+        )),
+        SessionEvent::GoalEvent(GoalEvent::new(GoalEventType::Started, goal)),
+        SessionEvent::PlanEvent(PlanApprovalEvent::new(PlanEventType::Reverted, plan)),
+        SessionEvent::BranchEvent(BranchEvent::new(
+            BranchEventKind::BranchSwitched,
+            "turn-0002",
+            "branch-2",
+        )),
         permission_request(),
         ask_request(),
-        SessionEvent::PromptResolved(PromptResolvedEvent {
-            id: s("a1"),
-            answerer_driver_id: None,
-        }),
-        SessionEvent::UiIntent(UiIntentEvent {
-            intent: agent_interface::command::CommandUiIntent::ShowSettings,
-            requester_driver_id: Some(s(OWNER_DRIVER_ID)),
-        }),
-        SessionEvent::SessionRenamed(SessionRenamedEvent {
-            name: s("Parser fixes"),
-        }),
+        SessionEvent::PromptResolved(PromptResolvedEvent::new("a1")),
+        SessionEvent::UiIntent(
+            UiIntentEvent::new(agent_interface::command::CommandUiIntent::ShowSettings)
+                .with_requester_driver_id(OWNER_DRIVER_ID),
+        ),
+        SessionEvent::SessionRenamed(SessionRenamedEvent::new("Parser fixes")),
         SessionEvent::HistoryCleared,
-        SessionEvent::SessionSwitched(SessionSwitchedEvent {
-            session_id: s("sess-2"),
-        }),
+        SessionEvent::SessionSwitched(SessionSwitchedEvent::new("sess-2")),
         SessionEvent::StatusChanged(alloc::boxed::Box::new(status)),
     ]
 }
@@ -483,7 +438,7 @@ cases! {
         }
 
         fn peer_turn_without_driver_is_refused() {
-            let peer = PeerTurnContext { reach: None, message_id: s("m"), reply_to: s("sess-2") };
+            let peer = PeerTurnContext::new("m", "sess-2");
             let mut options = SubmitOptions::peer("peer:device-9", peer);
             assert_eq!(options.validate(), Ok(()));
             assert_eq!(options.attributed_driver_id(), Some("peer:device-9"));
@@ -499,7 +454,7 @@ cases! {
         }
 
         fn peer_context_only_on_peer_turns() {
-            let peer = PeerTurnContext { reach: None, message_id: s("m"), reply_to: s("sess-2") };
+            let peer = PeerTurnContext::new("m", "sess-2");
             let options = SubmitOptions::new()
                 .with_driver_id("owner")
                 .with_turn_source(TurnSource::User)
@@ -650,7 +605,7 @@ cases! {
             );
             assert_eq!(value.history.len(), 2);
             assert!(value.history[0].is_chat());
-            let edit = ToolSummary { name: s("Edit"), args: s("src/parser.rs") };
+            let edit = ToolSummary::new("Edit", "src/parser.rs");
             assert_eq!(value.tool_summaries, vec![edit]);
             assert_eq!(value.usage.as_ref().map(|u| u.total_tokens), Some(15873));
             let references = value.prompt_file_references.as_deref().expect("references");
@@ -1079,10 +1034,9 @@ cases! {
             assert_eq!(event.can_persist_project_permission, Some(false));
             assert_eq!(
                 event.requester,
-                Some(PermissionRequester::BackgroundAgent(BackgroundAgentPermissionRequester {
-                    label: s("explorer"),
-                    task_id: s("task-7"),
-                }))
+                Some(PermissionRequester::BackgroundAgent(BackgroundAgentPermissionRequester::new(
+                    "explorer", "task-7",
+                )))
             );
         }
 
@@ -1234,10 +1188,10 @@ cases! {
                 .filter(|name| name.audience() != EventAudience::EverySurface)
                 .count();
             assert_eq!(special, 2);
-            let intent = SessionEvent::UiIntent(UiIntentEvent {
-                intent: agent_interface::command::CommandUiIntent::ShowThemePicker,
-                requester_driver_id: Some(s("device-42")),
-            });
+            let intent = SessionEvent::UiIntent(
+                UiIntentEvent::new(agent_interface::command::CommandUiIntent::ShowThemePicker)
+                    .with_requester_driver_id("device-42"),
+            );
             assert_eq!(intent.audience(), EventAudience::RequestingSurface);
             assert_eq!(SessionEvent::HistoryCleared.audience(), EventAudience::EverySurface);
         }

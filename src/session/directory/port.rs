@@ -49,10 +49,23 @@ pub trait SessionDirectory {
 
 /// The current session of one client changed (`ISessionSwitchedEvent`, the `session_switched`
 /// event payload): only the switched client hears it, and it re-reads what it shows.
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct SessionSwitchedEvent {
     /// The session the client is on now.
     pub session_id: String,
+}
+
+impl SessionSwitchedEvent {
+    /// A [`SessionSwitchedEvent`] from the members the contract requires, in its order.
+    #[must_use]
+    pub fn new(session_id: impl Into<String>) -> Self {
+        Self {
+            session_id: session_id.into(),
+        }
+    }
 }

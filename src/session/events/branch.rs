@@ -26,9 +26,12 @@ string_enum! {
 /// It is emitted only after the transition has been persisted, so a surface never shows a
 /// checkpoint that a crash could lose. Resume-pointer hydration is not a transition and emits
 /// nothing.
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct BranchEvent {
     /// Which transition happened.
     pub kind: BranchEventKind,
@@ -38,13 +41,43 @@ pub struct BranchEvent {
     pub branch_id: String,
 }
 
+impl BranchEvent {
+    /// A [`BranchEvent`] from the members the contract requires, in its order.
+    #[must_use]
+    pub fn new(
+        kind: BranchEventKind,
+        checkpoint_id: impl Into<String>,
+        branch_id: impl Into<String>,
+    ) -> Self {
+        Self {
+            kind,
+            checkpoint_id: checkpoint_id.into(),
+            branch_id: branch_id.into(),
+        }
+    }
+}
+
 /// Where the conversation's head is (`IActiveBranchPointer`), kept in the session record.
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct ActiveBranchPointer {
     /// The active branch.
     pub branch_id: String,
     /// The checkpoint at its head.
     pub checkpoint_id: String,
+}
+
+impl ActiveBranchPointer {
+    /// A [`ActiveBranchPointer`] from the members the contract requires, in its order.
+    #[must_use]
+    pub fn new(branch_id: impl Into<String>, checkpoint_id: impl Into<String>) -> Self {
+        Self {
+            branch_id: branch_id.into(),
+            checkpoint_id: checkpoint_id.into(),
+        }
+    }
 }

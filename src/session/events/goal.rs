@@ -43,9 +43,12 @@ string_enum! {
 }
 
 /// One iteration's verdict on a goal (`IGoalProgressEntry`).
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct GoalProgressEntry {
     /// Which iteration (counting from 1 by convention; not checked).
     pub iteration: u32,
@@ -55,10 +58,26 @@ pub struct GoalProgressEntry {
     pub reason: String,
 }
 
+impl GoalProgressEntry {
+    /// A [`GoalProgressEntry`] from the members the contract requires, in its order.
+    #[must_use]
+    pub fn new(iteration: u32, signal: GoalProgressSignal, reason: impl Into<String>) -> Self {
+        Self {
+            iteration,
+            signal,
+            reason: reason.into(),
+        }
+    }
+}
+
 /// A session's goal and its progress (`IGoalState`).
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new) and the
+/// `with_*` setters.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct GoalState {
     /// The goal's id.
     pub id: String,
@@ -82,6 +101,39 @@ pub struct GoalState {
     pub progress: Vec<GoalProgressEntry>,
 }
 
+impl GoalState {
+    /// A [`GoalState`] from the members the contract requires, in its order; the optional ones
+    /// start absent.
+    #[must_use]
+    pub fn new(
+        id: impl Into<String>,
+        objective: impl Into<String>,
+        status: GoalStatus,
+        iterations: u32,
+        max_iterations: u32,
+        started_at: impl Into<String>,
+        progress: Vec<GoalProgressEntry>,
+    ) -> Self {
+        Self {
+            id: id.into(),
+            objective: objective.into(),
+            status,
+            iterations,
+            max_iterations,
+            started_at: started_at.into(),
+            progress,
+            stop_reason: None,
+        }
+    }
+
+    /// The same value with `stop_reason` set: why it stopped, once it has.
+    #[must_use]
+    pub fn with_stop_reason(mut self, stop_reason: GoalStopReason) -> Self {
+        self.stop_reason = Some(stop_reason);
+        self
+    }
+}
+
 string_enum! {
     /// What happened to a goal (the `type` of `IGoalEvent`).
     pub enum GoalEventType {
@@ -95,13 +147,24 @@ string_enum! {
 }
 
 /// The `goal_event` event (`IGoalEvent`).
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct GoalEvent {
     /// What happened (wire `type`).
     #[cfg_attr(feature = "serde", serde(rename = "type"))]
     pub event_type: GoalEventType,
     /// The goal after it happened.
     pub goal: GoalState,
+}
+
+impl GoalEvent {
+    /// A [`GoalEvent`] from the members the contract requires, in its order.
+    #[must_use]
+    pub fn new(event_type: GoalEventType, goal: GoalState) -> Self {
+        Self { event_type, goal }
+    }
 }

@@ -19,9 +19,12 @@ string_enum! {
 }
 
 /// The `compact` event (`ICompactEvent`): the conversation was compacted.
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new).
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct CompactEvent {
     /// What started it.
     pub trigger: CompactTrigger,
@@ -29,6 +32,22 @@ pub struct CompactEvent {
     pub before: ContextWindowState,
     /// The context window after.
     pub after: ContextWindowState,
+}
+
+impl CompactEvent {
+    /// A [`CompactEvent`] from the members the contract requires, in its order.
+    #[must_use]
+    pub fn new(
+        trigger: CompactTrigger,
+        before: ContextWindowState,
+        after: ContextWindowState,
+    ) -> Self {
+        Self {
+            trigger,
+            before,
+            after,
+        }
+    }
 }
 
 string_enum! {
@@ -84,9 +103,13 @@ string_enum! {
 }
 
 /// The `skill_activation` event (`ISkillActivationEvent`): a skill started, finished or failed.
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new) and the
+/// `with_*` setters.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct SkillActivationEvent {
     /// Always `'skill-activation'` (wire `type`); any other value fails to decode.
     #[cfg_attr(feature = "serde", serde(rename = "type"))]
@@ -117,6 +140,47 @@ pub struct SkillActivationEvent {
     pub error: Option<String>,
 }
 
+impl SkillActivationEvent {
+    /// A [`SkillActivationEvent`] from the members the contract requires, in its order; the
+    /// optional ones start absent.
+    #[must_use]
+    pub fn new(
+        skill_name: impl Into<String>,
+        source: SkillActivationSource,
+        invocation: SkillActivationInvocation,
+        mode: SkillActivationMode,
+        status: SkillActivationStatus,
+        timestamp: impl Into<String>,
+    ) -> Self {
+        Self {
+            skill_name: skill_name.into(),
+            source,
+            invocation,
+            mode,
+            status,
+            timestamp: timestamp.into(),
+            event_type: SkillActivationEventType::SkillActivation,
+            qualified_name: None,
+            error: None,
+        }
+    }
+
+    /// The same value with `qualified_name` set: the skill's name qualified by its plugin, when it
+    /// has one.
+    #[must_use]
+    pub fn with_qualified_name(mut self, qualified_name: impl Into<String>) -> Self {
+        self.qualified_name = Some(qualified_name.into());
+        self
+    }
+
+    /// The same value with `error` set: why it failed, for a failed activation.
+    #[must_use]
+    pub fn with_error(mut self, error: impl Into<String>) -> Self {
+        self.error = Some(error.into());
+        self
+    }
+}
+
 string_enum! {
     /// The kind of a remembered fact (`TMemoryType`).
     pub enum MemoryType {
@@ -132,9 +196,12 @@ string_enum! {
 }
 
 /// A memory the session used in a turn (`IMemoryReference`).
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new).
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct MemoryReference {
     /// The memory's topic.
     pub topic: String,
@@ -144,6 +211,24 @@ pub struct MemoryReference {
     pub score: f64,
     /// True when only part of it was used.
     pub truncated: bool,
+}
+
+impl MemoryReference {
+    /// A [`MemoryReference`] from the members the contract requires, in its order.
+    #[must_use]
+    pub fn new(
+        topic: impl Into<String>,
+        path: impl Into<String>,
+        score: f64,
+        truncated: bool,
+    ) -> Self {
+        Self {
+            topic: topic.into(),
+            path: path.into(),
+            score,
+            truncated,
+        }
+    }
 }
 
 string_enum! {
@@ -167,9 +252,13 @@ string_enum! {
 }
 
 /// The `memory_event` event (`IMemoryEvent`).
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new) and the
+/// `with_*` setters.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct MemoryEvent {
     /// What happened (wire `type`).
     #[cfg_attr(feature = "serde", serde(rename = "type"))]
@@ -202,6 +291,50 @@ pub struct MemoryEvent {
     pub data: Option<ValueMap>,
 }
 
+impl MemoryEvent {
+    /// A [`MemoryEvent`] from the members the contract requires, in its order; the optional ones
+    /// start absent.
+    #[must_use]
+    pub fn new(event_type: MemoryEventType, at: impl Into<String>) -> Self {
+        Self {
+            event_type,
+            at: at.into(),
+            candidate_id: None,
+            topic: None,
+            reason: None,
+            data: None,
+        }
+    }
+
+    /// The same value with `candidate_id` set: the candidate concerned, for candidate events.
+    #[must_use]
+    pub fn with_candidate_id(mut self, candidate_id: impl Into<String>) -> Self {
+        self.candidate_id = Some(candidate_id.into());
+        self
+    }
+
+    /// The same value with `topic` set: the memory's topic.
+    #[must_use]
+    pub fn with_topic(mut self, topic: impl Into<String>) -> Self {
+        self.topic = Some(topic.into());
+        self
+    }
+
+    /// The same value with `reason` set: why (a skip or a rejection, typically).
+    #[must_use]
+    pub fn with_reason(mut self, reason: impl Into<String>) -> Self {
+        self.reason = Some(reason.into());
+        self
+    }
+
+    /// The same value with `data` set: anything else the producer attached, untyped.
+    #[must_use]
+    pub fn with_data(mut self, data: ValueMap) -> Self {
+        self.data = Some(data);
+        self
+    }
+}
+
 string_enum! {
     /// Why a file was loaded for a prompt (`TPromptFileReferenceReason`).
     pub enum PromptFileReferenceReason {
@@ -213,9 +346,12 @@ string_enum! {
 }
 
 /// A file a prompt referenced and the turn loaded (`IPromptFileReferenceRecord`).
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct PromptFileReferenceRecord {
     /// The reference as the prompt wrote it.
     pub original_reference: String,
@@ -229,6 +365,28 @@ pub struct PromptFileReferenceRecord {
     pub depth: u32,
     /// Its size in bytes.
     pub byte_length: u64,
+}
+
+impl PromptFileReferenceRecord {
+    /// A [`PromptFileReferenceRecord`] from the members the contract requires, in its order.
+    #[must_use]
+    pub fn new(
+        original_reference: impl Into<String>,
+        source_path: impl Into<String>,
+        relative_path: impl Into<String>,
+        reason: PromptFileReferenceReason,
+        depth: u32,
+        byte_length: u64,
+    ) -> Self {
+        Self {
+            original_reference: original_reference.into(),
+            source_path: source_path.into(),
+            relative_path: relative_path.into(),
+            reason,
+            depth,
+            byte_length,
+        }
+    }
 }
 
 string_enum! {
@@ -254,9 +412,13 @@ string_enum! {
 }
 
 /// A file held in (or once seen by) the session's context (`IContextReferenceItem`).
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new) and the
+/// `with_*` setters.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct ContextReferenceItem {
     /// The reference's id.
     pub id: String,
@@ -280,4 +442,43 @@ pub struct ContextReferenceItem {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub last_used_at: Option<String>,
+}
+
+impl ContextReferenceItem {
+    /// A [`ContextReferenceItem`] from the members the contract requires, in its order; the
+    /// optional ones start absent.
+    #[must_use]
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the contract requires all eight members"
+    )]
+    pub fn new(
+        id: impl Into<String>,
+        source_path: impl Into<String>,
+        relative_path: impl Into<String>,
+        original_reference: impl Into<String>,
+        load_type: ContextReferenceLoadType,
+        status: ContextReferenceStatus,
+        byte_length: u64,
+        loaded_at: impl Into<String>,
+    ) -> Self {
+        Self {
+            id: id.into(),
+            source_path: source_path.into(),
+            relative_path: relative_path.into(),
+            original_reference: original_reference.into(),
+            load_type,
+            status,
+            byte_length,
+            loaded_at: loaded_at.into(),
+            last_used_at: None,
+        }
+    }
+
+    /// The same value with `last_used_at` set: when a turn last used it (ISO-8601, not validated).
+    #[must_use]
+    pub fn with_last_used_at(mut self, last_used_at: impl Into<String>) -> Self {
+        self.last_used_at = Some(last_used_at.into());
+        self
+    }
 }

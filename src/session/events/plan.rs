@@ -19,9 +19,12 @@ string_enum! {
 }
 
 /// One step of a plan (`IPlanStep`).
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct PlanStep {
     /// The step's id.
     pub id: String,
@@ -29,6 +32,22 @@ pub struct PlanStep {
     pub description: String,
     /// Where it stands.
     pub status: PlanStepStatus,
+}
+
+impl PlanStep {
+    /// A [`PlanStep`] from the members the contract requires, in its order.
+    #[must_use]
+    pub fn new(
+        id: impl Into<String>,
+        description: impl Into<String>,
+        status: PlanStepStatus,
+    ) -> Self {
+        Self {
+            id: id.into(),
+            description: description.into(),
+            status,
+        }
+    }
 }
 
 string_enum! {
@@ -46,9 +65,13 @@ string_enum! {
 }
 
 /// A plan (`IPlanArtifact`), kept in the session record.
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new) and the
+/// `with_*` setters.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct PlanArtifact {
     /// The plan's id.
     pub id: String,
@@ -68,6 +91,35 @@ pub struct PlanArtifact {
     pub approved_at: Option<String>,
 }
 
+impl PlanArtifact {
+    /// A [`PlanArtifact`] from the members the contract requires, in its order; the optional ones
+    /// start absent.
+    #[must_use]
+    pub fn new(
+        id: impl Into<String>,
+        objective: impl Into<String>,
+        steps: Vec<PlanStep>,
+        phase: PlanPhase,
+        created_at: impl Into<String>,
+    ) -> Self {
+        Self {
+            id: id.into(),
+            objective: objective.into(),
+            steps,
+            phase,
+            created_at: created_at.into(),
+            approved_at: None,
+        }
+    }
+
+    /// The same value with `approved_at` set: when the user approved it (ISO-8601, not validated).
+    #[must_use]
+    pub fn with_approved_at(mut self, approved_at: impl Into<String>) -> Self {
+        self.approved_at = Some(approved_at.into());
+        self
+    }
+}
+
 string_enum! {
     /// What happened to a plan (the `type` of `IPlanApprovalEvent`).
     pub enum PlanEventType {
@@ -81,13 +133,24 @@ string_enum! {
 }
 
 /// The `plan_event` event (`IPlanApprovalEvent`).
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct PlanApprovalEvent {
     /// What happened (wire `type`).
     #[cfg_attr(feature = "serde", serde(rename = "type"))]
     pub event_type: PlanEventType,
     /// The plan after it happened.
     pub plan: PlanArtifact,
+}
+
+impl PlanApprovalEvent {
+    /// A [`PlanApprovalEvent`] from the members the contract requires, in its order.
+    #[must_use]
+    pub fn new(event_type: PlanEventType, plan: PlanArtifact) -> Self {
+        Self { event_type, plan }
+    }
 }

@@ -11,9 +11,12 @@ use crate::agent_core::{ContextWindowState, ModelEffortSelection, PermissionMode
 use super::goal::GoalState;
 
 /// The workspace a session runs in, as the status line names it.
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct SessionStatusWorkspace {
     /// Its display name.
     pub name: String,
@@ -21,11 +24,26 @@ pub struct SessionStatusWorkspace {
     pub path: String,
 }
 
+impl SessionStatusWorkspace {
+    /// A [`SessionStatusWorkspace`] from the members the contract requires, in its order.
+    #[must_use]
+    pub fn new(name: impl Into<String>, path: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            path: path.into(),
+        }
+    }
+}
+
 /// A snapshot of a session's status (`ISessionStatusSnapshot`), sent with `status_changed` when
 /// the mode, model, effort, goal or name changes (context usage has `context_update` instead).
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new) and the
+/// `with_*` setters.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct SessionStatusSnapshot {
     /// The session's id.
     pub session_id: String,
@@ -65,6 +83,61 @@ pub struct SessionStatusSnapshot {
     pub workspace: Option<SessionStatusWorkspace>,
 }
 
+impl SessionStatusSnapshot {
+    /// A [`SessionStatusSnapshot`] from the members the contract requires, in its order; the
+    /// optional ones start absent.
+    #[must_use]
+    pub fn new(
+        session_id: impl Into<String>,
+        model: impl Into<String>,
+        permission_mode: PermissionMode,
+        effort: ModelEffortSelection,
+        context: ContextWindowState,
+    ) -> Self {
+        Self {
+            session_id: session_id.into(),
+            model: model.into(),
+            permission_mode,
+            effort,
+            context,
+            session_name: None,
+            goal: None,
+            setup_required: false,
+            workspace: None,
+        }
+    }
+
+    /// The same value with `session_name` set: the session's name, when it has one.
+    #[must_use]
+    pub fn with_session_name(mut self, session_name: impl Into<String>) -> Self {
+        self.session_name = Some(session_name.into());
+        self
+    }
+
+    /// The same value with `goal` set: the goal being pursued (without one the snapshot writes
+    /// `goal: null`).
+    #[must_use]
+    pub fn with_goal(mut self, goal: GoalState) -> Self {
+        self.goal = Some(goal);
+        self
+    }
+
+    /// The same value with `setup_required` set: true while no provider is configured.
+    #[must_use]
+    pub fn with_setup_required(mut self, setup_required: bool) -> Self {
+        self.setup_required = setup_required;
+        self
+    }
+
+    /// The same value with `workspace` set: the workspace the session runs in, when the host names
+    /// one.
+    #[must_use]
+    pub fn with_workspace(mut self, workspace: SessionStatusWorkspace) -> Self {
+        self.workspace = Some(workspace);
+        self
+    }
+}
+
 /// Skips `setupRequired` when it is `false`.
 #[cfg(feature = "serde")]
 const fn is_false(value: &bool) -> bool {
@@ -94,9 +167,12 @@ where
 }
 
 /// One model the picker offers (`IModelCatalogEntry`).
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct ModelCatalogEntry {
     /// The model's id, as the provider knows it.
     pub id: String,
@@ -104,10 +180,24 @@ pub struct ModelCatalogEntry {
     pub label: String,
 }
 
+impl ModelCatalogEntry {
+    /// A [`ModelCatalogEntry`] from the members the contract requires, in its order.
+    #[must_use]
+    pub fn new(id: impl Into<String>, label: impl Into<String>) -> Self {
+        Self {
+            id: id.into(),
+            label: label.into(),
+        }
+    }
+}
+
 /// The models of one provider profile (`IModelListGroup`).
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct ModelListGroup {
     /// The profile's name.
     pub profile_name: String,
@@ -117,10 +207,30 @@ pub struct ModelListGroup {
     pub models: Vec<ModelCatalogEntry>,
 }
 
+impl ModelListGroup {
+    /// A [`ModelListGroup`] from the members the contract requires, in its order.
+    #[must_use]
+    pub fn new(
+        profile_name: impl Into<String>,
+        provider_label: impl Into<String>,
+        models: Vec<ModelCatalogEntry>,
+    ) -> Self {
+        Self {
+            profile_name: profile_name.into(),
+            provider_label: provider_label.into(),
+            models,
+        }
+    }
+}
+
 /// The model picker's list (`IModelListSnapshot`).
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new) and the
+/// `with_*` setters.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct ModelListSnapshot {
     /// The groups: the current profile first, then the others in settings order.
     pub groups: Vec<ModelListGroup>,
@@ -132,4 +242,24 @@ pub struct ModelListSnapshot {
     pub current_profile: Option<String>,
     /// The model in use.
     pub current_model: String,
+}
+
+impl ModelListSnapshot {
+    /// A [`ModelListSnapshot`] from the members the contract requires, in its order; the optional
+    /// ones start absent.
+    #[must_use]
+    pub fn new(groups: Vec<ModelListGroup>, current_model: impl Into<String>) -> Self {
+        Self {
+            groups,
+            current_model: current_model.into(),
+            current_profile: None,
+        }
+    }
+
+    /// The same value with `current_profile` set: the current profile, when one is selected.
+    #[must_use]
+    pub fn with_current_profile(mut self, current_profile: impl Into<String>) -> Self {
+        self.current_profile = Some(current_profile.into());
+        self
+    }
 }

@@ -21,9 +21,12 @@ string_enum! {
 }
 
 /// One line of a diff a tool call produced (`IDiffLine`).
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct DiffLine {
     /// The kind of line (wire `type`).
     #[cfg_attr(feature = "serde", serde(rename = "type"))]
@@ -32,6 +35,18 @@ pub struct DiffLine {
     pub text: String,
     /// Its line number in the file.
     pub line_number: u32,
+}
+
+impl DiffLine {
+    /// A [`DiffLine`] from the members the contract requires, in its order.
+    #[must_use]
+    pub fn new(kind: DiffLineType, text: impl Into<String>, line_number: u32) -> Self {
+        Self {
+            kind,
+            text: text.into(),
+            line_number,
+        }
+    }
 }
 
 string_enum! {
@@ -57,9 +72,13 @@ pub struct ViewReference(pub String);
 
 /// The state of one tool call as surfaces show it (`IToolState`): the payload of `tool_start` and
 /// `tool_end`.
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new) and the
+/// `with_*` setters.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct ToolState {
     /// The tool called.
     pub tool_name: String,
@@ -104,4 +123,71 @@ pub struct ToolState {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub view_ref: Option<ViewReference>,
+}
+
+impl ToolState {
+    /// A [`ToolState`] from the members the contract requires, in its order; the optional ones
+    /// start absent.
+    #[must_use]
+    pub fn new(
+        tool_name: impl Into<String>,
+        first_arg: impl Into<String>,
+        is_running: bool,
+    ) -> Self {
+        Self {
+            tool_name: tool_name.into(),
+            first_arg: first_arg.into(),
+            is_running,
+            result: None,
+            diff_lines: None,
+            diff_file: None,
+            tool_result_data: None,
+            execution_id: None,
+            view_ref: None,
+        }
+    }
+
+    /// The same value with `result` set: how it ended, once it has.
+    #[must_use]
+    pub fn with_result(mut self, result: ToolResultStatus) -> Self {
+        self.result = Some(result);
+        self
+    }
+
+    /// The same value with `diff_lines` set: the diff it produced, line by line.
+    #[must_use]
+    pub fn with_diff_lines(mut self, diff_lines: Vec<DiffLine>) -> Self {
+        self.diff_lines = Some(diff_lines);
+        self
+    }
+
+    /// The same value with `diff_file` set: the file the diff is about.
+    #[must_use]
+    pub fn with_diff_file(mut self, diff_file: impl Into<String>) -> Self {
+        self.diff_file = Some(diff_file.into());
+        self
+    }
+
+    /// The same value with `tool_result_data` set: the tool's result data, as text.
+    #[must_use]
+    pub fn with_tool_result_data(mut self, tool_result_data: impl Into<String>) -> Self {
+        self.tool_result_data = Some(tool_result_data.into());
+        self
+    }
+
+    /// The same value with `execution_id` set: the call's identity, which every observation of it
+    /// carries.
+    #[must_use]
+    pub fn with_execution_id(mut self, execution_id: impl Into<String>) -> Self {
+        self.execution_id = Some(execution_id.into());
+        self
+    }
+
+    /// The same value with `view_ref` set: the view the tool's source declared, by reference, on a
+    /// finished model call; absent for a direct call.
+    #[must_use]
+    pub fn with_view_ref(mut self, view_ref: ViewReference) -> Self {
+        self.view_ref = Some(view_ref);
+        self
+    }
 }

@@ -142,12 +142,16 @@ impl SessionLoopStatus {
 /// `expiresAt`, `revision`, `generation`, `phase`, `nextAllowedAt?`, `delaySeconds?`, `reason?`,
 /// `fallbackUsed`, `terminalReason?`. Move it with [`apply`](Self::apply) (or
 /// [`next_loop_state`]).
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new) and the
+/// `with_*` setters.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(
     feature = "serde",
     serde(try_from = "wire::LoopWire", into = "wire::LoopWire")
 )]
+#[non_exhaustive]
 pub struct SessionLoopState {
     /// The loop's stable id (the handle a user stops it by).
     pub loop_id: String,
@@ -172,6 +176,24 @@ pub struct SessionLoopState {
     pub delay_seconds: Option<LoopDelay>,
     /// True when the last wait used the host's fallback delay because the iteration chose none.
     pub fallback_used: bool,
+}
+
+impl SessionLoopState {
+    /// The same value with the omitted-prompt marker `use_default_prompt` set: `true` when the loop
+    /// was created without an instruction, so the host re-reads its default prompt before each
+    /// iteration.
+    #[must_use]
+    pub fn with_use_default_prompt(mut self, use_default_prompt: bool) -> Self {
+        self.use_default_prompt = Some(use_default_prompt);
+        self
+    }
+
+    /// The same value with `delay_seconds` set: the last committed delay choice.
+    #[must_use]
+    pub fn with_delay_seconds(mut self, delay_seconds: LoopDelay) -> Self {
+        self.delay_seconds = Some(delay_seconds);
+        self
+    }
 }
 
 impl SessionLoopState {

@@ -131,14 +131,29 @@ pub trait InteractivePermissionHandler {
 }
 
 /// A background agent that asks for a permission (`IBackgroundAgentPermissionRequester`).
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct BackgroundAgentPermissionRequester {
     /// The agent type, as shown to the person answering.
     pub label: String,
     /// The background task the agent runs as.
     pub task_id: String,
+}
+
+impl BackgroundAgentPermissionRequester {
+    /// A [`BackgroundAgentPermissionRequester`] from the members the contract requires, in its
+    /// order.
+    #[must_use]
+    pub fn new(label: impl Into<String>, task_id: impl Into<String>) -> Self {
+        Self {
+            label: label.into(),
+            task_id: task_id.into(),
+        }
+    }
 }
 
 /// Who asks for a permission when it is not the session's own turn (`TPermissionRequester`),
@@ -156,9 +171,13 @@ pub enum PermissionRequester {
 ///
 /// The session parks the request by `id`; the first answer settles it and every surface then
 /// receives one [`PromptResolvedEvent`] with that id.
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new) and the
+/// `with_*` setters.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct PermissionRequestEvent {
     /// The prompt's id, which the answer names.
     pub id: String,
@@ -187,10 +206,56 @@ pub struct PermissionRequestEvent {
     pub requester: Option<PermissionRequester>,
 }
 
+impl PermissionRequestEvent {
+    /// A [`PermissionRequestEvent`] from the members the contract requires, in its order; the
+    /// optional ones start absent.
+    #[must_use]
+    pub fn new(id: impl Into<String>, tool_name: impl Into<String>, tool_args: ToolArgs) -> Self {
+        Self {
+            id: id.into(),
+            tool_name: tool_name.into(),
+            tool_args,
+            can_persist_project_permission: None,
+            requester_driver_id: None,
+            requester: None,
+        }
+    }
+
+    /// The same value with `can_persist_project_permission` set: whether an "allow for this
+    /// project" answer can be persisted, so a surface can disable that choice up front.
+    #[must_use]
+    pub fn with_can_persist_project_permission(
+        mut self,
+        can_persist_project_permission: bool,
+    ) -> Self {
+        self.can_persist_project_permission = Some(can_persist_project_permission);
+        self
+    }
+
+    /// The same value with `requester_driver_id` set: the driver whose turn made the call, for
+    /// attribution.
+    #[must_use]
+    pub fn with_requester_driver_id(mut self, requester_driver_id: impl Into<String>) -> Self {
+        self.requester_driver_id = Some(requester_driver_id.into());
+        self
+    }
+
+    /// The same value with `requester` set: who asks, when it is not the session's own turn.
+    #[must_use]
+    pub fn with_requester(mut self, requester: PermissionRequester) -> Self {
+        self.requester = Some(requester);
+        self
+    }
+}
+
 /// The `ask_request` event (`IAskRequestEvent`): the agent asks the user a question.
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new) and the
+/// `with_*` setters.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct AskRequestEvent {
     /// The prompt's id, which the answer names.
     pub id: String,
@@ -204,11 +269,35 @@ pub struct AskRequestEvent {
     pub requester_driver_id: Option<DriverId>,
 }
 
+impl AskRequestEvent {
+    /// A [`AskRequestEvent`] from the members the contract requires, in its order; the optional
+    /// ones start absent.
+    #[must_use]
+    pub fn new(id: impl Into<String>, request: ActionRequest) -> Self {
+        Self {
+            id: id.into(),
+            request,
+            requester_driver_id: None,
+        }
+    }
+
+    /// The same value with `requester_driver_id` set: the driver whose turn asked, for attribution.
+    #[must_use]
+    pub fn with_requester_driver_id(mut self, requester_driver_id: impl Into<String>) -> Self {
+        self.requester_driver_id = Some(requester_driver_id.into());
+        self
+    }
+}
+
 /// The `prompt_resolved` event (`IPromptResolvedEvent`): the one canonical "settled" notice for
 /// every prompt kind, so a co-driving surface can dismiss a prompt somebody else answered.
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new) and the
+/// `with_*` setters.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct PromptResolvedEvent {
     /// The id of the prompt that was settled.
     pub id: String,
@@ -220,12 +309,44 @@ pub struct PromptResolvedEvent {
     pub answerer_driver_id: Option<DriverId>,
 }
 
+impl PromptResolvedEvent {
+    /// A [`PromptResolvedEvent`] from the members the contract requires, in its order; the optional
+    /// ones start absent.
+    #[must_use]
+    pub fn new(id: impl Into<String>) -> Self {
+        Self {
+            id: id.into(),
+            answerer_driver_id: None,
+        }
+    }
+
+    /// The same value with `answerer_driver_id` set: the driver whose answer settled it.
+    #[must_use]
+    pub fn with_answerer_driver_id(mut self, answerer_driver_id: impl Into<String>) -> Self {
+        self.answerer_driver_id = Some(answerer_driver_id.into());
+        self
+    }
+}
+
 /// The `context_file_refreshed` event (`IContextFileRefreshedEvent`): a context file was read
 /// again.
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct ContextFileRefreshedEvent {
     /// The file, relative to the project root (carried as written, not checked).
     pub file_path: String,
+}
+
+impl ContextFileRefreshedEvent {
+    /// A [`ContextFileRefreshedEvent`] from the members the contract requires, in its order.
+    #[must_use]
+    pub fn new(file_path: impl Into<String>) -> Self {
+        Self {
+            file_path: file_path.into(),
+        }
+    }
 }

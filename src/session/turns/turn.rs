@@ -62,9 +62,13 @@ pub const fn default_driver_id(source: Option<TurnSource>) -> Option<&'static st
 }
 
 /// What the host that admitted a peer message tells the turn it becomes (`IPeerTurnContext`).
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new) and the
+/// `with_*` setters.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct PeerTurnContext {
     /// Where the peer runs, as admission established it (never as the peer claims). Optional: the
     /// newest delegation code builds the context without it.
@@ -77,6 +81,27 @@ pub struct PeerTurnContext {
     pub message_id: String,
     /// The sender's session id, where the answer goes.
     pub reply_to: String,
+}
+
+impl PeerTurnContext {
+    /// A [`PeerTurnContext`] from the members the contract requires, in its order; the optional
+    /// ones start absent.
+    #[must_use]
+    pub fn new(message_id: impl Into<String>, reply_to: impl Into<String>) -> Self {
+        Self {
+            message_id: message_id.into(),
+            reply_to: reply_to.into(),
+            reach: None,
+        }
+    }
+
+    /// The same value with `reach` set: where the peer runs, as admission established it (never as
+    /// the peer claims).
+    #[must_use]
+    pub fn with_reach(mut self, reach: PeerReach) -> Self {
+        self.reach = Some(reach);
+        self
+    }
 }
 
 /// How a caller submits one turn (`ISubmitOptions`), generic over its abort signal `S`.
@@ -424,9 +449,12 @@ pub fn is_turn_not_run(error: &(dyn core::error::Error + 'static)) -> bool {
 }
 
 /// One tool call of a turn in brief (`IToolSummary`), for a result's summary line.
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct ToolSummary {
     /// The tool called.
     pub name: String,
@@ -434,14 +462,29 @@ pub struct ToolSummary {
     pub args: String,
 }
 
+impl ToolSummary {
+    /// A [`ToolSummary`] from the members the contract requires, in its order.
+    #[must_use]
+    pub fn new(name: impl Into<String>, args: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            args: args.into(),
+        }
+    }
+}
+
 /// The `ui_intent` event (`IUiIntentEvent`): a command asks the surface that issued it to show a
 /// screen.
 ///
 /// It goes to the requesting surface only; other surfaces ignore it; it expects no answer and is
 /// never parked.
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new) and the
+/// `with_*` setters.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct UiIntentEvent {
     /// The screen to show.
     pub intent: CommandUiIntent,
@@ -454,11 +497,43 @@ pub struct UiIntentEvent {
     pub requester_driver_id: Option<DriverId>,
 }
 
+impl UiIntentEvent {
+    /// A [`UiIntentEvent`] from the members the contract requires, in its order; the optional ones
+    /// start absent.
+    #[must_use]
+    pub fn new(intent: CommandUiIntent) -> Self {
+        Self {
+            intent,
+            requester_driver_id: None,
+        }
+    }
+
+    /// The same value with `requester_driver_id` set: the surface to show it on: stamped from the
+    /// driver the command came from (the active turn's driver only as a fallback, for commands the
+    /// model invoked).
+    #[must_use]
+    pub fn with_requester_driver_id(mut self, requester_driver_id: impl Into<String>) -> Self {
+        self.requester_driver_id = Some(requester_driver_id.into());
+        self
+    }
+}
+
 /// The `session_renamed` event (`ISessionRenamedEvent`), sent to every surface.
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct SessionRenamedEvent {
     /// The session's new name.
     pub name: String,
+}
+
+impl SessionRenamedEvent {
+    /// A [`SessionRenamedEvent`] from the members the contract requires, in its order.
+    #[must_use]
+    pub fn new(name: impl Into<String>) -> Self {
+        Self { name: name.into() }
+    }
 }
