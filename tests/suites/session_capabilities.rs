@@ -56,11 +56,10 @@ fn surface_ids(session: &TestInteractiveSession) -> [String; 3] {
     let snapshot =
         session.get_execution_workspace_snapshot(&ExecutionWorkspaceSnapshotOptions::default());
     let group = session
-        .create_background_job_group(BackgroundJobGroupCreateInput {
-            wait_policy: BackgroundJobWaitPolicy::WaitAll,
-            task_ids: vec![],
-            label: None,
-        })
+        .create_background_job_group(BackgroundJobGroupCreateInput::new(
+            BackgroundJobWaitPolicy::WaitAll,
+            vec![],
+        ))
         .expect("the double creates a group");
     let job = block_on(session.spawn_agent_job(spawn_input())).expect("the double spawns");
     [
@@ -71,14 +70,12 @@ fn surface_ids(session: &TestInteractiveSession) -> [String; 3] {
 }
 
 fn spawn_input() -> AgentJobSpawnInput {
-    AgentJobSpawnInput {
-        agent_type: s("general-purpose"),
-        label: s("review"),
-        mode: BackgroundTaskMode::Background,
-        prompt: s("review the diff"),
-        model: None,
-        isolation: None,
-    }
+    AgentJobSpawnInput::new(
+        "general-purpose",
+        "review",
+        BackgroundTaskMode::Background,
+        "review the diff",
+    )
 }
 
 /// Submits `input` with default options and returns the turn id.
@@ -432,7 +429,7 @@ cases! {
                 "set_goal_options",
                 include_str!("../golden/session/capabilities/set_goal_options.json"),
             );
-            assert_eq!(goal, SetGoalOptions { max_iterations: Some(10), no_progress_limit: Some(3) });
+            assert_eq!(goal, SetGoalOptions::new().with_max_iterations(10).with_no_progress_limit(3));
             let shutdown: ShutdownOptions = golden(
                 "shutdown_options",
                 include_str!("../golden/session/capabilities/shutdown_options.json"),

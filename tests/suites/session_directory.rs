@@ -55,21 +55,19 @@ impl core::error::Error for Refused {}
 // ---- directory and binding doubles ----------------------------------------------------------
 
 fn summary(id: &str, message_count: u32) -> ResumableSessionSummary {
-    ResumableSessionSummary {
-        id: s(id),
-        cwd: s("/work/app"),
-        updated_at: s("2026-09-01T10:00:00.000Z"),
+    ResumableSessionSummary::new(
+        id,
+        "/work/app",
+        "2026-09-01T10:00:00.000Z",
         message_count,
-        ..ResumableSessionSummary::default()
-    }
+        "",
+    )
 }
 
 fn row(id: &str, message_count: u32, clients: u32, live: bool) -> SessionListingEntry {
-    SessionListingEntry {
-        live: Some(live),
-        clients: Some(clients),
-        ..SessionListingEntry::new(summary(id, message_count))
-    }
+    SessionListingEntry::new(summary(id, message_count))
+        .with_live(live)
+        .with_clients(clients)
 }
 
 /// A host with three sessions, seen by one driving client that is on `s-1`:
@@ -129,11 +127,11 @@ impl Host {
 
 impl SessionDirectory for Host {
     fn list_sessions(&self) -> SessionListing {
-        SessionListing {
-            current_session_id: self.current.borrow().clone(),
-            sessions: self.sessions.borrow().clone(),
-            unreadable_session_ids: vec![s("s-old")],
-        }
+        SessionListing::new(
+            self.current.borrow().clone(),
+            self.sessions.borrow().clone(),
+            vec![s("s-old")],
+        )
     }
 
     async fn switch_session(&self, session_id: &str) -> Result<(), SessionChangeRefusal> {
@@ -327,11 +325,7 @@ impl InteractionChannel for RecordingChannel {
 /// echo, reaching `write` only through the trait.
 async fn serve<C: InteractionChannel>(channel: &mut C) -> Result<u32, C::Error> {
     channel.start().await?;
-    channel.set_available_commands(&[CommandInfo {
-        name: s("help"),
-        description: s("Show help"),
-        subcommands: None,
-    }]);
+    channel.set_available_commands(&[CommandInfo::new("help", "Show help")]);
     let mut turns = 0;
     while let Some(text) = channel.next_submission().await {
         channel.set_busy(true);
@@ -466,12 +460,7 @@ fn mixed_stream() -> Vec<InteractionEvent> {
 // ---- read-contract doubles -----------------------------------------------------------------
 
 fn entry(at: &str, text: &str) -> PromptHistoryEntry {
-    PromptHistoryEntry {
-        at: s(at),
-        session_id: s("s-1"),
-        project: s("/work/app"),
-        text: s(text),
-    }
+    PromptHistoryEntry::new(at, "s-1", "/work/app", text)
 }
 
 /// A history stored as blocks, newest block first.
@@ -1071,11 +1060,11 @@ cases! {
             assert_eq!(read_last_assistant_text(&events), Some("second reply"));
             assert_eq!(
                 read_tool_calls(&events),
-                vec![ToolCallObservation {
-                    id: s("t1"),
-                    name: s("Bash"),
-                    args: serde_json::json!({ "command": "ls" }),
-                }]
+                vec![ToolCallObservation::new(
+                    "t1",
+                    "Bash",
+                    serde_json::json!({ "command": "ls" }),
+                )]
             );
             assert_eq!(read_errors(&events), vec![&ErrorValue::from_message("boom")]);
             assert_eq!(events, before, "the readers changed their input");
@@ -1205,8 +1194,8 @@ cases! {
         fn prompt_history_streams_blocks_until_the_end() {
             let history = History {
                 blocks: vec![
-                    PromptHistoryBlock { entries: vec![entry("2026-09-02", "newest")], skipped_lines: 0 },
-                    PromptHistoryBlock { entries: vec![entry("2026-09-01", "older")], skipped_lines: 2 },
+                    PromptHistoryBlock::new(vec![entry("2026-09-02", "newest")], 0),
+                    PromptHistoryBlock::new(vec![entry("2026-09-01", "older")], 2),
                 ],
             };
             let signal = AtomicBool::new(false);
@@ -1221,8 +1210,8 @@ cases! {
         fn prompt_history_yields_no_block_after_abort() {
             let history = History {
                 blocks: vec![
-                    PromptHistoryBlock { entries: vec![entry("2026-09-02", "a")], skipped_lines: 0 },
-                    PromptHistoryBlock { entries: vec![entry("2026-09-01", "b")], skipped_lines: 0 },
+                    PromptHistoryBlock::new(vec![entry("2026-09-02", "a")], 0),
+                    PromptHistoryBlock::new(vec![entry("2026-09-01", "b")], 0),
                 ],
             };
             let signal = AtomicBool::new(false);

@@ -307,9 +307,13 @@ impl<S: AbortSignal + ?Sized> AbortSignal for Rc<S> {
 
 /// Why and how a session is being shut down (the options of `shutdown`). Both parts are for the
 /// record and the surfaces; neither changes what a shutdown does.
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new) and the
+/// `with_*` setters.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct ShutdownOptions {
     /// A short reason code, as the caller names it.
     #[cfg_attr(
@@ -325,11 +329,40 @@ pub struct ShutdownOptions {
     pub message: Option<String>,
 }
 
+impl ShutdownOptions {
+    /// A [`ShutdownOptions`] with every optional member absent.
+    #[must_use]
+    pub fn new() -> Self {
+        Self {
+            reason: None,
+            message: None,
+        }
+    }
+
+    /// The same value with `reason` set: a short reason code, as the caller names it.
+    #[must_use]
+    pub fn with_reason(mut self, reason: impl Into<String>) -> Self {
+        self.reason = Some(reason.into());
+        self
+    }
+
+    /// The same value with `message` set: text to show the people watching the session.
+    #[must_use]
+    pub fn with_message(mut self, message: impl Into<String>) -> Self {
+        self.message = Some(message.into());
+        self
+    }
+}
+
 /// The limits a new goal runs under (the options of `setGoal`); absent limits take the session's
 /// defaults.
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new) and the
+/// `with_*` setters.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct SetGoalOptions {
     /// The most iterations the goal may run.
     #[cfg_attr(
@@ -345,11 +378,41 @@ pub struct SetGoalOptions {
     pub no_progress_limit: Option<u32>,
 }
 
+impl SetGoalOptions {
+    /// A [`SetGoalOptions`] with every optional member absent.
+    #[must_use]
+    pub fn new() -> Self {
+        Self {
+            max_iterations: None,
+            no_progress_limit: None,
+        }
+    }
+
+    /// The same value with `max_iterations` set: the most iterations the goal may run.
+    #[must_use]
+    pub fn with_max_iterations(mut self, max_iterations: u32) -> Self {
+        self.max_iterations = Some(max_iterations);
+        self
+    }
+
+    /// The same value with `no_progress_limit` set: how many iterations in a row may report no
+    /// progress before the goal stops as stuck.
+    #[must_use]
+    pub fn with_no_progress_limit(mut self, no_progress_limit: u32) -> Self {
+        self.no_progress_limit = Some(no_progress_limit);
+        self
+    }
+}
+
 /// A request to group background tasks, as a session takes it: the execution family's create
 /// request without `parentSessionId`, which the session fills in with its own id.
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new) and the
+/// `with_*` setters.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct BackgroundJobGroupCreateInput {
     /// How the parent waits on the group.
     pub wait_policy: BackgroundJobWaitPolicy,
@@ -363,10 +426,33 @@ pub struct BackgroundJobGroupCreateInput {
     pub label: Option<String>,
 }
 
+impl BackgroundJobGroupCreateInput {
+    /// A [`BackgroundJobGroupCreateInput`] from the members the contract requires, in its order;
+    /// the optional ones start absent.
+    #[must_use]
+    pub fn new(wait_policy: BackgroundJobWaitPolicy, task_ids: Vec<String>) -> Self {
+        Self {
+            wait_policy,
+            task_ids,
+            label: None,
+        }
+    }
+
+    /// The same value with `label` set: a short name for the group.
+    #[must_use]
+    pub fn with_label(mut self, label: impl Into<String>) -> Self {
+        self.label = Some(label.into());
+        self
+    }
+}
+
 /// One agent definition a session can spawn (an entry of `listAgentDefinitions`).
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct AgentDefinitionSummary {
     /// The agent type to pass as [`AgentJobSpawnInput::agent_type`].
     pub name: String,
@@ -374,10 +460,25 @@ pub struct AgentDefinitionSummary {
     pub description: String,
 }
 
+impl AgentDefinitionSummary {
+    /// A [`AgentDefinitionSummary`] from the members the contract requires, in its order.
+    #[must_use]
+    pub fn new(name: impl Into<String>, description: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            description: description.into(),
+        }
+    }
+}
+
 /// A request to spawn a subagent job (the input of `spawnAgentJob`).
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new) and the
+/// `with_*` setters.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct AgentJobSpawnInput {
     /// The agent definition to run (one of [`SessionAgentJobs::list_agent_definitions`]).
     pub agent_type: String,
@@ -399,6 +500,41 @@ pub struct AgentJobSpawnInput {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub isolation: Option<BackgroundTaskIsolation>,
+}
+
+impl AgentJobSpawnInput {
+    /// A [`AgentJobSpawnInput`] from the members the contract requires, in its order; the optional
+    /// ones start absent.
+    #[must_use]
+    pub fn new(
+        agent_type: impl Into<String>,
+        label: impl Into<String>,
+        mode: BackgroundTaskMode,
+        prompt: impl Into<String>,
+    ) -> Self {
+        Self {
+            agent_type: agent_type.into(),
+            label: label.into(),
+            mode,
+            prompt: prompt.into(),
+            model: None,
+            isolation: None,
+        }
+    }
+
+    /// The same value with `model` set: the model to run it on, when not the session's.
+    #[must_use]
+    pub fn with_model(mut self, model: impl Into<String>) -> Self {
+        self.model = Some(model.into());
+        self
+    }
+
+    /// The same value with `isolation` set: where the job works on files.
+    #[must_use]
+    pub fn with_isolation(mut self, isolation: BackgroundTaskIsolation) -> Self {
+        self.isolation = Some(isolation);
+        self
+    }
 }
 
 /// The object `getSession()` returns: a handle that answers one question, the session's id

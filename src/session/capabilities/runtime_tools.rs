@@ -19,7 +19,12 @@ use crate::session::turns::{AbortSignal, DriverId, NeverAborted};
 /// signal `S`.
 ///
 /// The default fails closed: no signal, no person asked, no driver named.
+///
+/// `#[non_exhaustive]`, so the contract can add options: build it with
+/// [`new`](RuntimeToolInvokeOptions::new) (or `Default`), [`with_signal`](Self::with_signal) and
+/// [`allowing_prompt`](Self::allowing_prompt).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct RuntimeToolInvokeOptions<S = NeverAborted> {
     /// Cancels this call. Raising it while the call's permission prompt waits withdraws the
     /// prompt; the call then fails without running the tool.

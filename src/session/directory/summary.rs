@@ -7,9 +7,13 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 /// One stored session as a resume picker renders it (`IResumableSessionSummary`).
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new) and the
+/// `with_*` setters.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct ResumableSessionSummary {
     /// The session's id.
     pub id: String,
@@ -37,14 +41,56 @@ pub struct ResumableSessionSummary {
     pub title: Option<String>,
 }
 
+impl ResumableSessionSummary {
+    /// A [`ResumableSessionSummary`] from the members the contract requires, in its order; the
+    /// optional ones start absent.
+    #[must_use]
+    pub fn new(
+        id: impl Into<String>,
+        cwd: impl Into<String>,
+        updated_at: impl Into<String>,
+        message_count: u32,
+        preview: impl Into<String>,
+    ) -> Self {
+        Self {
+            id: id.into(),
+            cwd: cwd.into(),
+            updated_at: updated_at.into(),
+            message_count,
+            preview: preview.into(),
+            name: None,
+            title: None,
+        }
+    }
+
+    /// The same value with `name` set: the name the user gave the session, when it has one.
+    #[must_use]
+    pub fn with_name(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
+        self
+    }
+
+    /// The same value with `title` set: a stable one-line title taken from the session's first
+    /// request (Markdown markers stripped, unchanged by later turns).
+    #[must_use]
+    pub fn with_title(mut self, title: impl Into<String>) -> Self {
+        self.title = Some(title.into());
+        self
+    }
+}
+
 /// One row of a session listing on a host that keeps sessions live (`ISessionListingEntry`): a
 /// [`ResumableSessionSummary`] plus whether the session runs now and how many clients are on it.
 ///
 /// Both extra fields are optional, so a row from an older host (which sends neither) reads as a
 /// plain summary, and a summary converts into a row (`From`) and back.
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new) and the
+/// `with_*` setters.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct SessionListingEntry {
     /// The summary fields, written flat into the same JSON object.
     #[cfg_attr(feature = "serde", serde(flatten))]
@@ -61,6 +107,24 @@ pub struct SessionListingEntry {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub clients: Option<u32>,
+}
+
+impl SessionListingEntry {
+    /// The same value with `live` set: true when the session is running in the host now, not only
+    /// stored.
+    #[must_use]
+    pub fn with_live(mut self, live: bool) -> Self {
+        self.live = Some(live);
+        self
+    }
+
+    /// The same value with `clients` set: how many clients are bound to the session; a count, never
+    /// negative.
+    #[must_use]
+    pub fn with_clients(mut self, clients: u32) -> Self {
+        self.clients = Some(clients);
+        self
+    }
 }
 
 impl SessionListingEntry {
@@ -100,9 +164,12 @@ impl AsRef<ResumableSessionSummary> for SessionListingEntry {
 }
 
 /// The sessions a client can switch to, as a host lists them (`ISessionListing`).
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct SessionListing {
     /// The session the asking client's binding is on.
     pub current_session_id: String,
@@ -112,6 +179,22 @@ pub struct SessionListing {
     /// than dropped, so an unreadable session never looks deleted. Records of another workspace,
     /// or whose workspace cannot be told, are not listed here.
     pub unreadable_session_ids: Vec<String>,
+}
+
+impl SessionListing {
+    /// A [`SessionListing`] from the members the contract requires, in its order.
+    #[must_use]
+    pub fn new(
+        current_session_id: impl Into<String>,
+        sessions: Vec<SessionListingEntry>,
+        unreadable_session_ids: Vec<String>,
+    ) -> Self {
+        Self {
+            current_session_id: current_session_id.into(),
+            sessions,
+            unreadable_session_ids,
+        }
+    }
 }
 
 impl SessionListing {

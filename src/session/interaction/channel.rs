@@ -84,9 +84,13 @@ pub enum InteractionEvent {
 }
 
 /// A slash command offered for autocomplete (`ICommandInfo`).
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new) and the
+/// `with_*` setters.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct CommandInfo {
     /// The command's name, without the slash.
     pub name: String,
@@ -100,11 +104,34 @@ pub struct CommandInfo {
     pub subcommands: Option<Vec<CommandInfo>>,
 }
 
+impl CommandInfo {
+    /// A [`CommandInfo`] from the members the contract requires, in its order; the optional ones
+    /// start absent.
+    #[must_use]
+    pub fn new(name: impl Into<String>, description: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            description: description.into(),
+            subcommands: None,
+        }
+    }
+
+    /// The same value with `subcommands` set: its subcommands, when it has any.
+    #[must_use]
+    pub fn with_subcommands(mut self, subcommands: Vec<CommandInfo>) -> Self {
+        self.subcommands = Some(subcommands);
+        self
+    }
+}
+
 /// A tool call seen in an event stream (`IToolCallObservation`): exactly the call's id, name and
 /// arguments.
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new).
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct ToolCallObservation {
     /// The call's id.
     pub id: String,
@@ -113,6 +140,18 @@ pub struct ToolCallObservation {
     /// The call's arguments, untyped; an absent key reads as `null`.
     #[cfg_attr(feature = "serde", serde(default))]
     pub args: Value,
+}
+
+impl ToolCallObservation {
+    /// A [`ToolCallObservation`] from the members the contract requires, in its order.
+    #[must_use]
+    pub fn new(id: impl Into<String>, name: impl Into<String>, args: Value) -> Self {
+        Self {
+            id: id.into(),
+            name: name.into(),
+            args,
+        }
+    }
 }
 
 /// The surface side of the in-process interaction seam (`IInteractionChannel`): what a framework

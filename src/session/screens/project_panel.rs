@@ -34,9 +34,13 @@ string_enum! {
 }
 
 /// One changed file in the status read (`IProjectStatusFile`).
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new) and the
+/// `with_*` setters.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct ProjectStatusFile {
     /// The file's path in the project.
     pub path: String,
@@ -61,6 +65,43 @@ pub struct ProjectStatusFile {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub removed: Option<u32>,
+}
+
+impl ProjectStatusFile {
+    /// A [`ProjectStatusFile`] from the members the contract requires, in its order; the optional
+    /// ones start absent.
+    #[must_use]
+    pub fn new(path: impl Into<String>, status: ProjectFileStatus) -> Self {
+        Self {
+            path: path.into(),
+            status,
+            renamed_from: None,
+            added: None,
+            removed: None,
+        }
+    }
+
+    /// The same value with `renamed_from` set: for a rename or copy, the file's previous path.
+    #[must_use]
+    pub fn with_renamed_from(mut self, renamed_from: impl Into<String>) -> Self {
+        self.renamed_from = Some(renamed_from.into());
+        self
+    }
+
+    /// The same value with `added` set: lines added since `HEAD` (or the empty tree on an unborn
+    /// branch); absent for untracked, conflicted and binary files.
+    #[must_use]
+    pub fn with_added(mut self, added: u32) -> Self {
+        self.added = Some(added);
+        self
+    }
+
+    /// The same value with `removed` set: lines removed since `HEAD`; absent when `added` is.
+    #[must_use]
+    pub fn with_removed(mut self, removed: u32) -> Self {
+        self.removed = Some(removed);
+        self
+    }
 }
 
 /// The git status of the workspace (`TProjectStatusRead`), tagged on `kind`.

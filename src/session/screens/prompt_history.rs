@@ -15,9 +15,12 @@ use core::fmt;
 use crate::session::turns::AbortSignal;
 
 /// One prompt as it was typed, with where and when (`IPromptHistoryEntry`).
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct PromptHistoryEntry {
     /// When the turn was submitted: an ISO-8601 timestamp, carried as written (not validated).
     pub at: String,
@@ -27,6 +30,24 @@ pub struct PromptHistoryEntry {
     pub project: String,
     /// The typed text, trimmed.
     pub text: String,
+}
+
+impl PromptHistoryEntry {
+    /// A [`PromptHistoryEntry`] from the members the contract requires, in its order.
+    #[must_use]
+    pub fn new(
+        at: impl Into<String>,
+        session_id: impl Into<String>,
+        project: impl Into<String>,
+        text: impl Into<String>,
+    ) -> Self {
+        Self {
+            at: at.into(),
+            session_id: session_id.into(),
+            project: project.into(),
+            text: text.into(),
+        }
+    }
 }
 
 /// Appends prompts to the history (`IPromptHistoryWriter`).
@@ -40,9 +61,12 @@ pub trait PromptHistoryWriter {
 
 /// One block of a streamed read (`IPromptHistoryBlock`): entries newest first, and how many lines
 /// of the block were not a well-formed entry.
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct PromptHistoryBlock {
     /// The block's entries, newest first.
     pub entries: Vec<PromptHistoryEntry>,
@@ -50,11 +74,25 @@ pub struct PromptHistoryBlock {
     pub skipped_lines: u32,
 }
 
+impl PromptHistoryBlock {
+    /// A [`PromptHistoryBlock`] from the members the contract requires, in its order.
+    #[must_use]
+    pub fn new(entries: Vec<PromptHistoryEntry>, skipped_lines: u32) -> Self {
+        Self {
+            entries,
+            skipped_lines,
+        }
+    }
+}
+
 /// How to read the history (`IPromptHistoryReadOptions`).
 ///
 /// It borrows the abort signal, so it derives neither `PartialEq` nor serde: it is a call
 /// argument, never data.
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new).
 #[derive(Clone, Copy)]
+#[non_exhaustive]
 pub struct PromptHistoryReadOptions<'a> {
     /// The abort signal: once it reports aborted, the read yields no further block.
     pub signal: &'a dyn AbortSignal,

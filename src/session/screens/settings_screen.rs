@@ -16,9 +16,12 @@ use alloc::vec::Vec;
 
 /// One selectable value in a settings menu (`ISettingsChoice`): a label and a description, never
 /// a bare id.
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct SettingsChoice {
     /// The id the matching slash command accepts.
     pub id: String,
@@ -26,6 +29,22 @@ pub struct SettingsChoice {
     pub label: String,
     /// One line explaining the choice.
     pub description: String,
+}
+
+impl SettingsChoice {
+    /// A [`SettingsChoice`] from the members the contract requires, in its order.
+    #[must_use]
+    pub fn new(
+        id: impl Into<String>,
+        label: impl Into<String>,
+        description: impl Into<String>,
+    ) -> Self {
+        Self {
+            id: id.into(),
+            label: label.into(),
+            description: description.into(),
+        }
+    }
 }
 
 string_enum! {
@@ -43,9 +62,12 @@ string_enum! {
 
 /// One configured permission rule, grouped as the permissions command shows it
 /// (`ISettingsPermissionRule`).
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct SettingsPermissionRule {
     /// Stable within one snapshot, `<scope>:<kind>:<pattern>`; otherwise opaque to a client.
     pub id: String,
@@ -61,10 +83,35 @@ pub struct SettingsPermissionRule {
     pub removable: bool,
 }
 
+impl SettingsPermissionRule {
+    /// A [`SettingsPermissionRule`] from the members the contract requires, in its order.
+    #[must_use]
+    pub fn new(
+        id: impl Into<String>,
+        scope: impl Into<String>,
+        source: impl Into<String>,
+        kind: SettingsPermissionRuleKind,
+        pattern: impl Into<String>,
+        removable: bool,
+    ) -> Self {
+        Self {
+            id: id.into(),
+            scope: scope.into(),
+            source: source.into(),
+            kind,
+            pattern: pattern.into(),
+            removable,
+        }
+    }
+}
+
 /// The language section (`ISettingsLanguageSection`).
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct SettingsLanguageSection {
     /// The current language code.
     pub current: String,
@@ -74,10 +121,29 @@ pub struct SettingsLanguageSection {
     pub applies_note: String,
 }
 
+impl SettingsLanguageSection {
+    /// A [`SettingsLanguageSection`] from the members the contract requires, in its order.
+    #[must_use]
+    pub fn new(
+        current: impl Into<String>,
+        recommended: Vec<SettingsChoice>,
+        applies_note: impl Into<String>,
+    ) -> Self {
+        Self {
+            current: current.into(),
+            recommended,
+            applies_note: applies_note.into(),
+        }
+    }
+}
+
 /// The output-style section (`ISettingsOutputStyleSection`).
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct SettingsOutputStyleSection {
     /// The current style id.
     pub current: String,
@@ -85,10 +151,24 @@ pub struct SettingsOutputStyleSection {
     pub choices: Vec<SettingsChoice>,
 }
 
+impl SettingsOutputStyleSection {
+    /// A [`SettingsOutputStyleSection`] from the members the contract requires, in its order.
+    #[must_use]
+    pub fn new(current: impl Into<String>, choices: Vec<SettingsChoice>) -> Self {
+        Self {
+            current: current.into(),
+            choices,
+        }
+    }
+}
+
 /// The preset section (`ISettingsPresetSection`).
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct SettingsPresetSection {
     /// The current preset id.
     pub current: String,
@@ -99,10 +179,29 @@ pub struct SettingsPresetSection {
     pub skips_all_checks_preset_ids: Vec<String>,
 }
 
+impl SettingsPresetSection {
+    /// A [`SettingsPresetSection`] from the members the contract requires, in its order.
+    #[must_use]
+    pub fn new(
+        current: impl Into<String>,
+        choices: Vec<SettingsChoice>,
+        skips_all_checks_preset_ids: Vec<String>,
+    ) -> Self {
+        Self {
+            current: current.into(),
+            choices,
+            skips_all_checks_preset_ids,
+        }
+    }
+}
+
 /// The permission-mode section (`ISettingsPermissionModeSection`).
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct SettingsPermissionModeSection {
     /// The current mode's name.
     pub current: String,
@@ -112,10 +211,30 @@ pub struct SettingsPermissionModeSection {
     pub skips_all_checks_mode: String,
 }
 
+impl SettingsPermissionModeSection {
+    /// A [`SettingsPermissionModeSection`] from the members the contract requires, in its order.
+    #[must_use]
+    pub fn new(
+        current: impl Into<String>,
+        choices: Vec<SettingsChoice>,
+        skips_all_checks_mode: impl Into<String>,
+    ) -> Self {
+        Self {
+            current: current.into(),
+            choices,
+            skips_all_checks_mode: skips_all_checks_mode.into(),
+        }
+    }
+}
+
 /// The sandbox section (`ISettingsSandboxSection`).
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new) and the
+/// `with_*` setters.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct SettingsSandboxSection {
     /// True when the sandbox is switched on.
     pub enabled: bool,
@@ -131,10 +250,35 @@ pub struct SettingsSandboxSection {
     pub description: String,
 }
 
+impl SettingsSandboxSection {
+    /// A [`SettingsSandboxSection`] from the members the contract requires, in its order; the
+    /// optional ones start absent.
+    #[must_use]
+    pub fn new(enabled: bool, available: bool, description: impl Into<String>) -> Self {
+        Self {
+            enabled,
+            available,
+            description: description.into(),
+            unavailable_reason: None,
+        }
+    }
+
+    /// The same value with `unavailable_reason` set: why the sandbox cannot run here; absent when
+    /// it can.
+    #[must_use]
+    pub fn with_unavailable_reason(mut self, unavailable_reason: impl Into<String>) -> Self {
+        self.unavailable_reason = Some(unavailable_reason.into());
+        self
+    }
+}
+
 /// A full read of the settings screen (`ISettingsSnapshot`): the six sections.
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct SettingsSnapshot {
     /// The language section.
     pub language: SettingsLanguageSection,
@@ -148,6 +292,28 @@ pub struct SettingsSnapshot {
     pub permission_rules: Vec<SettingsPermissionRule>,
     /// The sandbox section.
     pub sandbox: SettingsSandboxSection,
+}
+
+impl SettingsSnapshot {
+    /// A [`SettingsSnapshot`] from the members the contract requires, in its order.
+    #[must_use]
+    pub fn new(
+        language: SettingsLanguageSection,
+        output_style: SettingsOutputStyleSection,
+        preset: SettingsPresetSection,
+        permission_mode: SettingsPermissionModeSection,
+        permission_rules: Vec<SettingsPermissionRule>,
+        sandbox: SettingsSandboxSection,
+    ) -> Self {
+        Self {
+            language,
+            output_style,
+            preset,
+            permission_mode,
+            permission_rules,
+            sandbox,
+        }
+    }
 }
 
 /// A change to exactly one settings field, in the vocabulary of its command (`TSettingsPatch`),
