@@ -50,6 +50,11 @@ try {
   assert.deepEqual(found.deliveries, [[], [], [], [], ["frames", "come", "back", "in", "order"]]);
   assert.equal(found.held, 0);
   assert.match(found.refused ?? "", /channel frame/);
+  for (const key of ["duplicate", "unknownChannel", "badName"]) {
+    assert.equal(typeof found[key], "string", `${key} throws`);
+    assert.ok(found[key].length > 0, `${key} says why`);
+  }
+  assert.deepEqual(found.after, ["still open"]);
   console.log("browser example: ok in", await browser.version());
 } finally {
   await browser.close();

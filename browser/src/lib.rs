@@ -20,7 +20,9 @@ const PENDING: usize = 16;
 #[wasm_bindgen]
 pub fn decode_record(bytes: &[u8], id: &str) -> String {
     let outcome = decode_session_record(bytes, id);
-    serde_json::to_string(&outcome).unwrap_or_else(|error| format!("{{\"error\":\"{error}\"}}"))
+    // An outcome always serializes; were it not to, the page still gets JSON naming why.
+    serde_json::to_string(&outcome)
+        .unwrap_or_else(|error| serde_json::json!({ "error": error.to_string() }).to_string())
 }
 
 fn descriptor(name: &str, event: &str) -> Result<ChannelDescriptor, JsError> {

@@ -29,12 +29,21 @@ async function run() {
   for (const frame of frames.reverse()) {
     deliveries.push(JSON.parse(receiver.receive(frame, Date.now())));
   }
-  let refused = null;
-  try {
-    receiver.receive(new Uint8Array([1, 2, 3]), Date.now());
-  } catch (error) {
-    refused = String(error.message ?? error);
-  }
+  // Bad inputs throw with the crate's words and leave the channel as it was.
+  const thrown = (action) => {
+    try {
+      action();
+      return null;
+    } catch (error) {
+      return String(error.message ?? error);
+    }
+  };
+  const refused = thrown(() => receiver.receive(new Uint8Array([1, 2, 3]), Date.now()));
+  const duplicate = thrown(() => receiver.receive(frames[0], Date.now()));
+  const other = new ChannelEnd("other", "text");
+  const unknownChannel = thrown(() => receiver.receive(other.send("lost"), Date.now()));
+  const badName = thrown(() => new ChannelEnd("", "text"));
+  const after = JSON.parse(receiver.receive(sender.send("still open"), Date.now()));
 
   return {
     valid: { status: valid.status, id: valid.record?.id, name: valid.record?.name },
@@ -42,6 +51,10 @@ async function run() {
     deliveries,
     held: receiver.held(),
     refused,
+    duplicate,
+    unknownChannel,
+    badName,
+    after,
   };
 }
 
