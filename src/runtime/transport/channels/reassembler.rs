@@ -352,6 +352,10 @@ impl<T, const N: usize> ChannelReassembler<T, N> {
             if u64::from(seq) < window.release {
                 return refuse(SequenceRefusal::Stale { seq }, item);
             }
+            if window.held >= N {
+                // Only with an item parked beyond the slots: taking this one would hold `N + 1`.
+                return refuse(window.beyond(seq), item);
+            }
             *slot = Some(item);
             window.held += 1;
             return Ok(());
