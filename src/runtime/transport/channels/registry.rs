@@ -410,8 +410,22 @@ impl<'a, const PENDING: usize> Iterator for ChannelDelivery<'a, PENDING> {
 
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {
+        // A binary frame, the hot path, is built in place: no `Result` of `deliver` to move
+        // through and convert.
         Some(match self.inbound.pop()? {
-            Reassembled::Item(held) => deliver(self.descriptor, held).map_err(NotDelivered::from),
+            Reassembled::Item(Held {
+                seq,
+                binary: true,
+                body,
+                ..
+            }) => {
+                let channel = &self.descriptor.name;
+                let body = DeliveredBody::Binary(body);
+                Ok(DeliveredFrame { channel, seq, body })
+            }
+            Reassembled::Item(Held { seq, body, .. }) => {
+                deliver_event(self.descriptor, seq, &body).map_err(NotDelivered::from)
+            }
             Reassembled::Gap(gap) => Err(channel_gap(self.descriptor, gap)),
         })
     }
