@@ -105,6 +105,7 @@ impl ChannelDescriptor {
 
     /// True when the channel opted in to binary frames (`binary: true`).
     #[must_use]
+    #[inline]
     pub fn accepts_binary(&self) -> bool {
         self.binary == Some(true)
     }

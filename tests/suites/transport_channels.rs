@@ -3,6 +3,7 @@
 //! cases, and every refusal), the reassembler, and the registry's rules. Uses only `core`,
 //! `alloc`, serde_json and the crate, so it also runs on the firmware and wasm.
 
+use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec;
@@ -1197,6 +1198,14 @@ cases! {
                 random_traffic(seed);
             }
         }
+
+        fn the_reassembler_behaves_as_a_plain_ordered_map() {
+            for seed in 0..gap_rounds() {
+                against_the_model::<1>(seed);
+                against_the_model::<4>(seed);
+                against_the_model::<5>(seed);
+            }
+        }
     }
 }
 
@@ -1445,4 +1454,182 @@ fn random_traffic(seed: u64) {
         assert_eq!(registry.held(&c), Ok(0), "seed {seed}: held for ever");
         assert_eq!(registry.next_deadline(), None, "seed {seed}");
     }
+}
+
+// ---- the reassembler against a model: the rules written out over an ordered map ---------------
+
+/// The reassembler's rules, written as plainly as possible over an ordered map of the held items
+/// (no ring, no parking: an item `N` or more ahead of `next` is simply held).
+struct Model<const N: usize> {
+    /// `None` while unanchored; `2^32` once `u32::MAX` was handed out.
+    next: Option<u64>,
+    release: u64,
+    held: BTreeMap<u32, u32>,
+}
+
+impl<const N: usize> Model<N> {
+    fn push(&mut self, seq: u32, item: u32, full: WindowFull) -> Result<(), SequenceRefusal> {
+        let next = *self.next.get_or_insert(u64::from(seq));
+        self.release = self.release.max(next);
+        let seq64 = u64::from(seq);
+        let beyond = SequenceRefusal::BeyondWindow {
+            seq,
+            expected: u32::try_from(next).unwrap_or(u32::MAX),
+            capacity: N,
+        };
+        if seq64 < next {
+            return Err(SequenceRefusal::Stale { seq });
+        }
+        if self.held.contains_key(&seq) {
+            return Err(SequenceRefusal::Duplicate { seq });
+        }
+        if seq64 < self.release {
+            return Err(SequenceRefusal::Stale { seq });
+        }
+        if self.held.len() >= N {
+            return Err(beyond);
+        }
+        if seq64 >= next + N as u64 {
+            // One skip ahead at a time: an item already held beyond the window blocks another.
+            let skipped = self
+                .held
+                .keys()
+                .any(|held| u64::from(*held) >= next + N as u64);
+            if full == WindowFull::Refuse || skipped {
+                return Err(beyond);
+            }
+            self.release = seq64 + 1 - N as u64;
+        }
+        self.held.insert(seq, item);
+        Ok(())
+    }
+
+    fn pop(&mut self) -> Option<Reassembled<u32>> {
+        let next = self.next?;
+        if let Some(item) = u32::try_from(next)
+            .ok()
+            .and_then(|seq| self.held.remove(&seq))
+        {
+            self.next = Some(next + 1);
+            return Some(Reassembled::Item(item));
+        }
+        if next >= self.release {
+            return None;
+        }
+        let first_held = self
+            .held
+            .keys()
+            .next()
+            .map_or(u64::MAX, |seq| u64::from(*seq));
+        let end = self.release.min(first_held);
+        self.next = Some(end);
+        Some(Reassembled::Gap(SequenceGap {
+            first: next as u32,
+            count: (end - next) as u32,
+        }))
+    }
+
+    fn skip_to(&mut self, seq: u32) {
+        if self.next.is_some() {
+            self.release = self.release.max(u64::from(seq));
+        }
+    }
+
+    /// The held items behind a missing seq still waited for, and the one taken by a skip ahead
+    /// (beyond the window) until it fits.
+    fn waiting(&self) -> Vec<(u32, u32)> {
+        let Some(next) = self.next else {
+            return Vec::new();
+        };
+        let mut missing = self.release.max(next);
+        while u32::try_from(missing).is_ok_and(|seq| self.held.contains_key(&seq)) {
+            missing += 1;
+        }
+        let waits = |seq: u64| seq > missing || seq >= next + N as u64;
+        let held = self.held.iter().map(|(seq, item)| (*seq, *item));
+        held.filter(|(seq, _)| waits(u64::from(*seq))).collect()
+    }
+}
+
+/// Runs one seeded case: random pushes (in and out of the window, repeats, stale ones, both
+/// window-full policies), pops and skips on a reassembler of capacity `N` and on the model, and
+/// checks after every step that both answer the same.
+fn against_the_model<const N: usize>(seed: u64) {
+    let mut rng = Seeded::new(0x0DE1_0000_0000_0000 ^ seed ^ ((N as u64) << 40));
+    let base = if rng.chance(1, 4) {
+        u32::MAX - rng.below(3 * N as u64) as u32
+    } else {
+        rng.below(1_000) as u32
+    };
+    let (mut window, next) = if rng.chance(1, 2) {
+        (ChannelReassembler::<u32, N>::unanchored(), None)
+    } else {
+        (
+            ChannelReassembler::<u32, N>::starting_at(base),
+            Some(u64::from(base)),
+        )
+    };
+    let release = next.unwrap_or(0);
+    let mut model = Model::<N> {
+        next,
+        release,
+        held: BTreeMap::new(),
+    };
+    let steps = if cfg!(target_os = "none") { 100 } else { 400 };
+    for step in 0..steps {
+        let at = format!("seed {seed}, N {N}, step {step}");
+        match rng.below(10) {
+            0..=5 => {
+                // Around the expected seq, now and then far ahead.
+                let around = model.next.unwrap_or(u64::from(base));
+                let reach = if rng.chance(1, 8) {
+                    4 * N as u64 + 40
+                } else {
+                    2 * N as u64 + 2
+                };
+                let seq = (around + rng.below(reach)).saturating_sub(N as u64 / 2 + 1);
+                let seq = u32::try_from(seq).unwrap_or(u32::MAX);
+                let full = if rng.chance(1, 2) {
+                    WindowFull::SkipAhead
+                } else {
+                    WindowFull::Refuse
+                };
+                let item = rng.next_u64() as u32;
+                let got = window.push_with(seq, item, full);
+                let want = model.push(seq, item, full);
+                match (&got, &want) {
+                    (Ok(()), Ok(())) => {}
+                    (Err(refused), Err(refusal)) => {
+                        assert_eq!(refused.refusal, *refusal, "{at}: push {seq} ({full:?})");
+                        assert_eq!(refused.item, item, "{at}: the item handed back");
+                    }
+                    _ => panic!("{at}: push {seq} ({full:?}): {got:?}, the model {want:?}"),
+                }
+            }
+            6..=8 => {
+                for _ in 0..rng.below(3) + 1 {
+                    assert_eq!(window.pop(), model.pop(), "{at}: pop");
+                }
+            }
+            _ => {
+                let around = model.next.unwrap_or(u64::from(base));
+                let seq = u32::try_from(around + rng.below(3 * N as u64)).unwrap_or(u32::MAX);
+                window.skip_to(seq);
+                model.skip_to(seq);
+            }
+        }
+        assert!(window.len() <= N, "{at}: {} held", window.len());
+        assert_eq!(window.len(), model.held.len(), "{at}: held");
+        assert_eq!(window.is_anchored(), model.next.is_some(), "{at}: anchored");
+        let expected = model.next.and_then(|next| u32::try_from(next).ok());
+        assert_eq!(window.expected(), expected, "{at}: expected");
+        let waiting: Vec<(u32, u32)> = window.waiting().map(|(seq, item)| (seq, *item)).collect();
+        assert_eq!(waiting, model.waiting(), "{at}: waiting");
+    }
+    let held: Vec<u32> = model.held.values().copied().collect();
+    assert_eq!(
+        window.into_held(),
+        held,
+        "seed {seed}, N {N}: held at the end"
+    );
 }

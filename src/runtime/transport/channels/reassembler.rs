@@ -4,8 +4,6 @@
 use alloc::vec::Vec;
 use core::fmt;
 
-use heapless::Deque;
-
 /// Why a [`ChannelReassembler`] refused an item.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
@@ -114,8 +112,9 @@ struct Window<T, const N: usize> {
     /// Seqs below it that are missing are handed out as gaps, not waited for (`<= next` when
     /// nothing is given up).
     release: u64,
-    /// Seq `next + k` waits in `slots[k]`; the slots reach as far as the furthest item held.
-    slots: Deque<Option<T>, N>,
+    /// A ring: seq `s` of the window `next .. next + N` waits in `slots[s % N]`, so a push and a
+    /// pop each touch one slot, found by the seq alone, and nothing moves as the window slides.
+    slots: [Option<T>; N],
     /// The one item accepted beyond the slots by a skip ahead: it moves into them as soon as
     /// the seqs before its window are handed out.
     parked: Option<(u32, T)>,
@@ -140,74 +139,116 @@ impl<T, const N: usize> fmt::Debug for ChannelReassembler<T, N> {
     }
 }
 
+/// The ring slot of `seq` (`seq` inside the window).
+#[inline]
+const fn slot_of<const N: usize>(seq: u64) -> usize {
+    (seq % N as u64) as usize
+}
+
 impl<T, const N: usize> Window<T, N> {
     const fn at(seq: u32) -> Self {
         Self {
             next: seq as u64,
             release: seq as u64,
-            slots: Deque::new(),
+            slots: [const { None }; N],
             parked: None,
             held: 0,
         }
     }
 
-    fn is_held(&self, seq: u32) -> bool {
-        let offset = u64::from(seq).wrapping_sub(self.next);
-        let in_slots = usize::try_from(offset)
-            .ok()
-            .and_then(|offset| self.slots.get(offset))
-            .is_some_and(Option::is_some);
-        in_slots
-            || self
-                .parked
-                .as_ref()
-                .is_some_and(|(parked, _)| *parked == seq)
+    /// The items held in the slots, with their seqs, in seq order.
+    fn in_slots(&self) -> impl Iterator<Item = (u64, &Option<T>)> {
+        (self.next..self.next + N as u64).map(|seq| (seq, &self.slots[slot_of::<N>(seq)]))
     }
 
-    /// Moves the parked item into the slots once its seq is inside the window.
+    /// Moves the parked item into the slots once its seq is inside the window. Called whenever
+    /// `next` moves, so a parked item is always at `next + N` or beyond: a seq inside the window
+    /// is never the parked one.
+    #[inline]
     fn unpark(&mut self) {
-        let fits = |(seq, _): &(u32, T)| u64::from(*seq) < self.next + N as u64;
-        let Some((seq, item)) = self.parked.take_if(|parked| fits(parked)) else {
+        if self.parked.is_none() {
             return;
-        };
-        // The parked seq is at or beyond `next`: a gap run never passes it.
-        let index = (u64::from(seq) - self.next) as usize;
-        while self.slots.len() <= index {
-            // `index < N`, so the window has room.
-            let _ = self.slots.push_back(None);
         }
-        if let Some(slot) = self.slots.get_mut(index) {
-            *slot = Some(item);
+        let fits = |(seq, _): &(u32, T)| u64::from(*seq) < self.next + N as u64;
+        if let Some((seq, item)) = self.parked.take_if(|parked| fits(parked)) {
+            // The parked seq is at or beyond `next` (a gap run never passes it), so its slot
+            // is free.
+            self.slots[slot_of::<N>(u64::from(seq))] = Some(item);
         }
     }
 
+    /// [`ChannelReassembler::push_with`] of a seq `N` or more ahead of `next`.
+    #[cold]
+    fn push_beyond(
+        &mut self,
+        seq: u32,
+        item: T,
+        full: WindowFull,
+    ) -> Result<(), ReassemblyRefused<T>> {
+        let refuse = |refusal, item| Err(ReassemblyRefused { refusal, item });
+        if self
+            .parked
+            .as_ref()
+            .is_some_and(|(parked, _)| *parked == seq)
+        {
+            return refuse(SequenceRefusal::Duplicate { seq }, item);
+        }
+        if u64::from(seq) < self.release {
+            return refuse(SequenceRefusal::Stale { seq }, item);
+        }
+        if full == WindowFull::SkipAhead && self.held < N && self.parked.is_none() {
+            // `seq - N + 1 > next`: the seqs before it that no longer fit are given up.
+            self.release = u64::from(seq) + 1 - N as u64;
+            self.parked = Some((seq, item));
+            self.held += 1;
+            return Ok(());
+        }
+        refuse(self.beyond(seq), item)
+    }
+
+    /// The refusal of `seq` (at or beyond `next`) for want of room.
+    #[cold]
+    fn beyond(&self, seq: u32) -> SequenceRefusal {
+        // `seq >= next`, so `next` is a seq too.
+        let expected = u32::try_from(self.next).unwrap_or(u32::MAX);
+        SequenceRefusal::BeyondWindow {
+            seq,
+            expected,
+            capacity: N,
+        }
+    }
+
+    #[inline]
     fn pop(&mut self) -> Option<Reassembled<T>> {
-        self.unpark();
-        if let Some(item) = self.slots.front_mut().and_then(Option::take) {
-            self.slots.pop_front();
+        if let Some(item) = self.slots[slot_of::<N>(self.next)].take() {
             self.next += 1;
             self.held -= 1;
+            self.unpark();
             return Some(Reassembled::Item(item));
         }
         if self.next >= self.release {
             return None;
         }
-        // The run of missing seqs from `next`, up to the release mark, the next held item or
-        // the parked one, whichever comes first.
-        let held_at = self.slots.iter().position(Option::is_some);
+        self.gap()
+    }
+
+    /// The run of missing seqs from `next` (whose slot is empty, and `next < release`), up to
+    /// the release mark, the next held item or the parked one, whichever comes first.
+    #[cold]
+    fn gap(&mut self) -> Option<Reassembled<T>> {
+        let held_at = self.in_slots().find(|(_, slot)| slot.is_some());
         let mut end = self.release;
-        if let Some(offset) = held_at {
-            end = end.min(self.next + offset as u64);
+        if let Some((seq, _)) = held_at {
+            end = end.min(seq);
         }
         if let Some((parked, _)) = &self.parked {
             end = end.min(u64::from(*parked));
         }
         let first = self.next as u32;
         let count = end - self.next;
-        for _ in 0..count.min(self.slots.len() as u64) {
-            self.slots.pop_front();
-        }
+        // The slots of the seqs given up are empty, so the ring needs no clearing.
         self.next = end;
+        self.unpark();
         // `next < release <= 2^32`, so the first missing seq is a seq and the run fits a u32.
         Some(Reassembled::Gap(SequenceGap {
             first,
@@ -290,6 +331,7 @@ impl<T, const N: usize> ChannelReassembler<T, N> {
     /// [`ReassemblyRefused`] with the item: `Stale` below the window or given up as a gap,
     /// `Duplicate` when that seq is already held, `BeyondWindow` at `expected + N` or later under
     /// [`WindowFull::Refuse`], or when `N` items are already held. Nothing changes.
+    #[inline]
     pub fn push_with(
         &mut self,
         seq: u32,
@@ -298,41 +340,27 @@ impl<T, const N: usize> ChannelReassembler<T, N> {
     ) -> Result<(), ReassemblyRefused<T>> {
         let window = self.window.get_or_insert_with(|| Window::at(seq));
         let refuse = |refusal, item| Err(ReassemblyRefused { refusal, item });
-        if window.is_held(seq) {
-            return refuse(SequenceRefusal::Duplicate { seq }, item);
-        }
+        // Nothing is held below `next` (the parked item included), so a seq below it is stale.
         let Some(offset) = u64::from(seq).checked_sub(window.next) else {
             return refuse(SequenceRefusal::Stale { seq }, item);
         };
-        if u64::from(seq) < window.release {
-            return refuse(SequenceRefusal::Stale { seq }, item);
-        }
-        let Some(index) = usize::try_from(offset).ok().filter(|offset| *offset < N) else {
-            if full == WindowFull::SkipAhead && window.held < N && window.parked.is_none() {
-                // `seq - N + 1 > next`: the seqs before it that no longer fit are given up.
-                window.release = u64::from(seq) + 1 - N as u64;
-                window.parked = Some((seq, item));
-                window.held += 1;
-                return Ok(());
+        if offset < N as u64 {
+            let slot = &mut window.slots[slot_of::<N>(u64::from(seq))];
+            if slot.is_some() {
+                return refuse(SequenceRefusal::Duplicate { seq }, item);
             }
-            // `seq >= next`, so `next` is a seq too.
-            let expected = u32::try_from(window.next).unwrap_or(u32::MAX);
-            let refusal = SequenceRefusal::BeyondWindow {
-                seq,
-                expected,
-                capacity: N,
-            };
-            return refuse(refusal, item);
-        };
-        while window.slots.len() <= index {
-            // `index < N`, so the window has room.
-            let _ = window.slots.push_back(None);
-        }
-        if let Some(slot) = window.slots.get_mut(index) {
+            if u64::from(seq) < window.release {
+                return refuse(SequenceRefusal::Stale { seq }, item);
+            }
+            if window.held >= N {
+                // Only with an item parked beyond the slots: taking this one would hold `N + 1`.
+                return refuse(window.beyond(seq), item);
+            }
             *slot = Some(item);
             window.held += 1;
+            return Ok(());
         }
-        Ok(())
+        window.push_beyond(seq, item, full)
     }
 
     /// Stops waiting for every seq below `seq`: [`pop`](Self::pop) hands out the held ones and
@@ -349,31 +377,26 @@ impl<T, const N: usize> ChannelReassembler<T, N> {
     /// (and an item taken by a skip ahead, until the seqs before its window are handed out).
     pub fn waiting(&self) -> impl Iterator<Item = (u32, &T)> {
         self.window.iter().flat_map(|window| {
-            let next = window.next;
             let release = window.release;
             // Before the first missing seq at or beyond the release mark, everything comes out
             // without waiting.
             let mut waiting = false;
-            let slots = window
-                .slots
-                .iter()
-                .enumerate()
-                .filter_map(move |(k, slot)| {
-                    let seq = next + k as u64;
-                    match slot {
-                        None if seq >= release => waiting = true,
-                        None => {}
-                        Some(item) if waiting => return Some((seq as u32, item)),
-                        Some(_) => {}
-                    }
-                    None
-                });
+            let slots = window.in_slots().filter_map(move |(seq, slot)| {
+                match slot {
+                    None if seq >= release => waiting = true,
+                    None => {}
+                    Some(item) if waiting => return Some((seq as u32, item)),
+                    Some(_) => {}
+                }
+                None
+            });
             let parked = window.parked.iter().map(|(seq, item)| (*seq, item));
             slots.chain(parked)
         })
     }
 
     /// The next item or gap in seq order, if its turn came; the expected seq then moves past it.
+    #[inline]
     pub fn pop(&mut self) -> Option<Reassembled<T>> {
         self.window.as_mut()?.pop()
     }
@@ -381,10 +404,14 @@ impl<T, const N: usize> ChannelReassembler<T, N> {
     /// Every held item, in seq order (the gaps before them were never filled).
     #[must_use]
     pub fn into_held(self) -> Vec<T> {
-        let Some(window) = self.window else {
+        let Some(mut window) = self.window else {
             return Vec::new();
         };
-        let slots = window.slots.into_iter().flatten();
-        slots.chain(window.parked.map(|(_, item)| item)).collect()
+        let mut held = Vec::with_capacity(window.held);
+        for seq in window.next..window.next + N as u64 {
+            held.extend(window.slots[slot_of::<N>(seq)].take());
+        }
+        held.extend(window.parked.map(|(_, item)| item));
+        held
     }
 }

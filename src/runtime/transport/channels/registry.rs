@@ -1,10 +1,8 @@
 //! The payload channel registry: declared channels, their outbound sequence, and the routing and
 //! reassembly of inbound frames.
 
-use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
-use core::borrow::Borrow;
 
 use bytes::{Buf as _, Bytes};
 
@@ -17,7 +15,9 @@ use crate::transport::{
 use super::frame::{
     ChannelFrameError, RawHeader, decode_event_body, encode_binary, encode_event, split_header,
 };
-use super::reassembler::{ChannelReassembler, Reassembled, SequenceRefusal, WindowFull};
+use super::reassembler::{
+    ChannelReassembler, Reassembled, SequenceGap, SequenceRefusal, WindowFull,
+};
 
 /// A handle on one registered channel (the Rust form of `IPayloadChannel`): the name and the
 /// registration it was issued for. The registry's methods take it.
@@ -363,14 +363,25 @@ fn deliver(
     let Held {
         seq, binary, body, ..
     } = held;
-    let channel = &descriptor.name;
     if binary {
+        let channel = &descriptor.name;
         let body = DeliveredBody::Binary(body);
         return Ok(DeliveredFrame { channel, seq, body });
     }
+    deliver_event(descriptor, seq, &body)
+}
+
+/// [`deliver`] of an event frame: its body parsed, its event checked against the descriptor.
+#[inline(never)]
+fn deliver_event<'a>(
+    descriptor: &'a ChannelDescriptor,
+    seq: u32,
+    body: &[u8],
+) -> Result<DeliveredFrame<'a>, RefusedDelivery> {
+    let channel = &descriptor.name;
     let refuse = |refusal| RefusedDelivery { seq, refusal };
     let (event, payload) =
-        decode_event_body(&body).map_err(|error| refuse(ChannelRefusal::Malformed(error)))?;
+        decode_event_body(body).map_err(|error| refuse(ChannelRefusal::Malformed(error)))?;
     admit(descriptor, Some(&event)).map_err(|error| refuse(ChannelRefusal::Undeclared(error)))?;
     let body = DeliveredBody::Event { event, payload };
     Ok(DeliveredFrame { channel, seq, body })
@@ -397,30 +408,42 @@ pub struct ChannelDelivery<'a, const PENDING: usize> {
 impl<'a, const PENDING: usize> Iterator for ChannelDelivery<'a, PENDING> {
     type Item = Result<DeliveredFrame<'a>, NotDelivered>;
 
+    #[inline]
     fn next(&mut self) -> Option<Self::Item> {
+        // A binary frame, the hot path, is built in place: no `Result` of `deliver` to move
+        // through and convert.
         Some(match self.inbound.pop()? {
-            Reassembled::Item(held) => deliver(self.descriptor, held).map_err(NotDelivered::from),
-            Reassembled::Gap(gap) => Err(NotDelivered::Gap(ChannelGap {
-                channel: self.descriptor.name.clone(),
-                first_missing: gap.first,
-                missing_count: gap.count,
-            })),
+            Reassembled::Item(Held {
+                seq,
+                binary: true,
+                body,
+                ..
+            }) => {
+                let channel = &self.descriptor.name;
+                let body = DeliveredBody::Binary(body);
+                Ok(DeliveredFrame { channel, seq, body })
+            }
+            Reassembled::Item(Held { seq, body, .. }) => {
+                deliver_event(self.descriptor, seq, &body).map_err(NotDelivered::from)
+            }
+            Reassembled::Gap(gap) => Err(channel_gap(self.descriptor, gap)),
         })
     }
 }
 
-/// The registry's map key: a channel name, looked up by its UTF-8 bytes, so a frame header's name
-/// is looked up without a copy or a UTF-8 check (the order of the bytes is the order of the text).
-#[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct Key(ChannelName);
-
-impl Borrow<[u8]> for Key {
-    fn borrow(&self) -> &[u8] {
-        key(&self.0)
-    }
+/// The typed gap of `descriptor`'s channel for seqs given up.
+#[cold]
+fn channel_gap(descriptor: &ChannelDescriptor, gap: SequenceGap) -> NotDelivered {
+    NotDelivered::Gap(ChannelGap {
+        channel: descriptor.name.clone(),
+        first_missing: gap.first,
+        missing_count: gap.count,
+    })
 }
 
-/// The bytes a channel is looked up by.
+/// The bytes a channel is looked up by: its name's UTF-8 bytes, so a frame header's name is
+/// looked up without a copy or a UTF-8 check (the order of the bytes is the order of the text).
+#[inline]
 fn key(name: &ChannelName) -> &[u8] {
     name.as_str().as_bytes()
 }
@@ -514,7 +537,14 @@ fn admit(descriptor: &ChannelDescriptor, event: Option<&str>) -> Result<(), Unde
 /// part of a gap, in strictly increasing order with none left out.
 #[derive(Debug)]
 pub struct PayloadChannelRegistry<const PENDING: usize> {
-    channels: BTreeMap<Key, OpenChannel<PENDING>>,
+    /// The open channels, sorted by [`key`]: found by a binary search, or at once when the
+    /// channel is the one at a hint.
+    channels: Vec<OpenChannel<PENDING>>,
+    /// Where the last routed inbound frame's channel was (a guess, checked before use: the
+    /// frames of a burst share a channel).
+    routed: usize,
+    /// Where the last handle's channel was (a guess, checked by serial before use).
+    handled: usize,
     /// The serial of the next registration.
     next_serial: u64,
     gaps: GapPolicy,
@@ -531,7 +561,9 @@ impl<const PENDING: usize> PayloadChannelRegistry<PENDING> {
     #[must_use]
     pub const fn new() -> Self {
         Self {
-            channels: BTreeMap::new(),
+            channels: Vec::new(),
+            routed: 0,
+            handled: 0,
             next_serial: 0,
             gaps: GapPolicy::new(),
         }
@@ -591,9 +623,9 @@ impl<const PENDING: usize> PayloadChannelRegistry<PENDING> {
         inbound: ChannelReassembler<Held, PENDING>,
     ) -> Result<PayloadChannel, ChannelRegisterError> {
         let name = descriptor.name.clone();
-        if self.channels.contains_key(key(&name)) {
+        let Err(at) = self.search(key(&name)) else {
             return Err(ChannelRegisterError::AlreadyRegistered { channel: name });
-        }
+        };
         if descriptor.declares("") {
             return Err(ChannelRegisterError::EmptyEventName { channel: name });
         }
@@ -607,23 +639,60 @@ impl<const PENDING: usize> PayloadChannelRegistry<PENDING> {
             next_send: u64::from(next_send),
             inbound,
         };
-        self.channels.insert(Key(name.clone()), open);
+        self.channels.insert(at, open);
         Ok(PayloadChannel { name, serial })
     }
 
-    fn open(&self, channel: &PayloadChannel) -> Result<&OpenChannel<PENDING>, ChannelClosed> {
-        let open = self.channels.get(key(&channel.name));
-        open.filter(|open| open.serial == channel.serial)
+    /// Where the channel named `name` is among the open ones, or where it would go.
+    fn search(&self, name: &[u8]) -> Result<usize, usize> {
+        self.channels
+            .binary_search_by(|open| key(&open.descriptor.name).cmp(name))
+    }
+
+    /// Where the open channel named `name` is: at the `hint` (one comparison), or found by a
+    /// binary search.
+    #[inline]
+    fn find(&self, name: &[u8], hint: usize) -> Option<usize> {
+        let at_hint = self.channels.get(hint);
+        if at_hint.is_some_and(|open| key(&open.descriptor.name) == name) {
+            return Some(hint);
+        }
+        self.search(name).ok()
+    }
+
+    /// Where the handle's channel is, if it is open: at the last handle's place (one serial
+    /// comparison), or found by name. A registration's serial is never issued again, so a
+    /// serial that matches is the handle's registration.
+    #[inline]
+    fn index(&self, channel: &PayloadChannel) -> Result<usize, ChannelClosed> {
+        let hint = self.handled;
+        if self
+            .channels
+            .get(hint)
+            .is_some_and(|open| open.serial == channel.serial)
+        {
+            return Ok(hint);
+        }
+        self.search(key(&channel.name))
+            .ok()
+            .filter(|at| self.channels[*at].serial == channel.serial)
             .ok_or_else(|| channel.closed())
     }
 
+    #[inline]
+    fn open(&self, channel: &PayloadChannel) -> Result<&OpenChannel<PENDING>, ChannelClosed> {
+        let at = self.index(channel)?;
+        Ok(&self.channels[at])
+    }
+
+    #[inline]
     fn open_mut(
         &mut self,
         channel: &PayloadChannel,
     ) -> Result<&mut OpenChannel<PENDING>, ChannelClosed> {
-        let open = self.channels.get_mut(key(&channel.name));
-        open.filter(|open| open.serial == channel.serial)
-            .ok_or_else(|| channel.closed())
+        let at = self.index(channel)?;
+        self.handled = at;
+        Ok(&mut self.channels[at])
     }
 
     /// The descriptor the channel was registered with.
@@ -765,13 +834,15 @@ impl<const PENDING: usize> PayloadChannelRegistry<PENDING> {
         let mut frame: Bytes = frame.into();
         let header = split_header(&frame).map_err(ChannelRefusal::Malformed)?;
         // A name found among the channels' is UTF-8; only an unknown one is checked.
-        let Some(open) = self.channels.get_mut(header.name) else {
+        let Some(at) = self.find(header.name, self.routed) else {
             let channel = header.channel().map_err(ChannelRefusal::Malformed)?;
             // A header's name is 1..=255 bytes by construction of the length byte.
             let channel = ChannelName::new(channel)
                 .map_err(|_| ChannelRefusal::Malformed(ChannelFrameError::EmptyChannelName))?;
             return Err(ChannelRefusal::UnknownChannel { channel });
         };
+        self.routed = at;
+        let open = &mut self.channels[at];
         let RawHeader {
             binary,
             seq,
@@ -833,7 +904,7 @@ impl<const PENDING: usize> PayloadChannelRegistry<PENDING> {
     pub fn next_deadline(&self) -> Option<u64> {
         let gaps = self.gaps;
         self.channels
-            .values()
+            .iter()
             .filter_map(|open| open.deadline(gaps))
             .min()
     }
@@ -842,12 +913,12 @@ impl<const PENDING: usize> PayloadChannelRegistry<PENDING> {
     /// [`expire`](Self::expire) on.
     pub fn expired(&self, now_ms: u64) -> impl Iterator<Item = PayloadChannel> + '_ {
         let gaps = self.gaps;
-        self.channels.iter().filter_map(move |(Key(name), open)| {
+        self.channels.iter().filter_map(move |open| {
             let due = open
                 .deadline(gaps)
                 .is_some_and(|deadline| deadline <= now_ms);
             due.then(|| PayloadChannel {
-                name: name.clone(),
+                name: open.descriptor.name.clone(),
                 serial: open.serial,
             })
         })
@@ -895,10 +966,8 @@ impl<const PENDING: usize> PayloadChannelRegistry<PENDING> {
         &mut self,
         channel: PayloadChannel,
     ) -> Result<Vec<Result<ChannelFrame, RefusedDelivery>>, ChannelClosed> {
-        self.open(&channel)?;
-        let Some(mut open) = self.channels.remove(key(&channel.name)) else {
-            return Ok(Vec::new());
-        };
+        let at = self.index(&channel)?;
+        let mut open = self.channels.remove(at);
         Ok(open.hand_back(ChannelReassembler::unanchored()))
     }
 }
