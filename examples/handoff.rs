@@ -40,14 +40,8 @@ impl HandoffSourceComposition for Sealing {
     fn seal_record(&self, record: &InteractiveSessionRecord) -> Result<SealedRecord> {
         let serialized = String::from_utf8(encode_session_record(record)?).expect("JSON text");
         let (digest, byte_length) = (digest(&serialized), serialized.len() as u64);
-        let integrity = HandoffIntegrity {
-            digest,
-            byte_length,
-        };
-        Ok(SealedRecord {
-            serialized,
-            integrity,
-        })
+        let integrity = HandoffIntegrity::new(digest, byte_length);
+        Ok(SealedRecord::new(serialized, integrity))
     }
 
     fn chunk(&self, handoff_id: &str, serialized: &str) -> Vec<HandoffChunkFrame> {
@@ -177,27 +171,25 @@ fn main() -> Result<()> {
 
     // The laptop offers it; its read-only switch ends its store's claim on the session.
     let wire = Wire::default();
-    let mut laptop = HandoffSource::new(HandoffSourceOptions {
-        composition: Sealing,
-        carrier: &wire,
-        on_read_only: || block_on(laptop_store.release(&id)).expect(disk),
-    });
-    let request = |runtime| HandoffManifestRequest {
-        handoff_id: "handoff-1".into(),
-        session_id: id.to_string(),
-        source_device_id: "laptop".into(),
-        destination_device_id: "desktop".into(),
-        record: record.clone(),
-        runtime,
-        offered_at: 1_764_666_000_000,
+    let mut laptop = HandoffSource::new(HandoffSourceOptions::new(Sealing, &wire, || {
+        block_on(laptop_store.release(&id)).expect(disk)
+    }));
+    let request = |runtime| {
+        let (from, to, at) = ("laptop", "desktop", 1_764_666_000_000);
+        HandoffManifestRequest::new(
+            "handoff-1",
+            id.to_string(),
+            from,
+            to,
+            record.clone(),
+            runtime,
+            at,
+        )
     };
-    let busy = SourceRuntimeState {
-        tool_calls_in_flight: 1,
-        ..Default::default()
-    };
+    let busy = SourceRuntimeState::new().with_tool_calls_in_flight(1);
     let refused = to_json(&laptop.offer(request(busy)).expect("nothing to seal"))?;
     println!("offer while a tool runs: {refused}");
-    let started = laptop.offer(request(SourceRuntimeState::default()));
+    let started = laptop.offer(request(SourceRuntimeState::new()));
     assert_eq!(started.expect("it seals"), SourceOfferOutcome::Started);
     let manifest = laptop.manifest().expect("an open hand-off").clone();
     println!("inventory: {}", to_json(&manifest.inventory)?);
@@ -212,13 +204,13 @@ fn main() -> Result<()> {
 
     // The desktop: its own provider credential, its own store, its clock. The wire delivers
     // the manifest, then the chunks last first, the last one twice.
-    let mut desktop = HandoffDestination::new(HandoffDestinationOptions {
-        composition: Sealing,
-        resolve_credential: || true,
-        persist: SaveInto(desktop_store),
-        clock: || 1_764_666_060_000_u64,
-        device_id: "desktop".into(),
-    });
+    let mut desktop = HandoffDestination::new(HandoffDestinationOptions::new(
+        Sealing,
+        || true,
+        SaveInto(desktop_store),
+        || 1_764_666_060_000_u64,
+        "desktop",
+    ));
     let mut frames = wire.0.take();
     let manifest = serde_json::from_str(&frames.pop_front().expect("the manifest first"))?;
     let state = desktop.receive_manifest(manifest).state;

@@ -245,75 +245,39 @@ fn commands() -> Result<(), serde_json::Error> {
 /// Section 4: one background agent task, from request to completion, as surfaces see it.
 fn background_task() -> Result<(), serde_json::Error> {
     println!("\n== background task");
-    let request = BackgroundTaskRequest::Agent(AgentBackgroundTaskRequest {
-        base: BackgroundTaskRequestBase {
-            label: "Summarise the changelog".into(),
-            mode: BackgroundTaskMode::Background,
-            parent_session_id: "session-1".into(),
-            parent_task_id: None,
-            depth: 1,
-            cwd: "/work/project".into(),
-            timeout_ms: None,
-            idle_timeout_ms: None,
-            max_runtime_ms: Some(600_000),
-            metadata: None,
-        },
-        agent_type: "general-purpose".into(),
-        prompt: "Summarise CHANGELOG.md in five bullets".into(),
-        model: None,
-        effort: None,
-        isolation: None,
-        resume_session_id: None,
-        allowed_tools: Some(vec!["read_file".into()]),
-        disallowed_tools: None,
-        permission_policy: BackgroundPermissionPolicy::InheritAllowlist,
-        provider_profile: None,
-        output_limit_bytes: None,
-        max_text_deltas: None,
-        repetition_window: None,
-        repetition_threshold: None,
-    });
+    let request = BackgroundTaskRequest::Agent(
+        AgentBackgroundTaskRequest::new(
+            BackgroundTaskRequestBase::new(
+                "Summarise the changelog",
+                BackgroundTaskMode::Background,
+                "session-1",
+                1,
+                "/work/project",
+            )
+            .with_max_runtime_ms(600_000),
+            "general-purpose",
+            "Summarise CHANGELOG.md in five bullets",
+            BackgroundPermissionPolicy::InheritAllowlist,
+        )
+        .with_allowed_tools(vec!["read_file".into()]),
+    );
     println!("request: {}", serde_json::to_string(&request)?);
 
-    let mut task = BackgroundTaskState {
-        job: JobStateFields {
-            id: "task-1".into(),
-            label: "Summarise the changelog".into(),
-            parent_session_id: "session-1".into(),
-            mode: BackgroundTaskMode::Background,
-            depth: 1,
-            pid: None,
-            cwd: "/work/project".into(),
-            isolation: None,
-            resume_session_id: None,
-            worktree_path: None,
-            branch_name: None,
-            worktree_status: None,
-            worktree_next_action: None,
-            worktree_base_revision: None,
-            parent_worktree_status: None,
-            log_path: None,
-            transcript_path: None,
-            started_at: None,
-            updated_at: "2026-12-02T10:00:00.000Z".into(),
-            completed_at: None,
-            timeout_reason: None,
-            metadata: None,
-        },
-        kind: BackgroundTaskKind::Agent,
-        agent_type: Some("general-purpose".into()),
-        status: BackgroundTaskStatus::Queued,
-        parent_task_id: None,
-        last_activity_at: None,
-        prompt_preview: Some("Summarise CHANGELOG.md".into()),
-        command_preview: None,
-        current_action: None,
-        unread: false,
-        result: None,
-        error: None,
-        next_fire_at: None,
-        schedule: None,
-    };
+    let mut task = BackgroundTaskState::new(
+        JobStateFields::new(
+            "task-1",
+            "Summarise the changelog",
+            "session-1",
+            BackgroundTaskMode::Background,
+            1,
+            "/work/project",
+            "2026-12-02T10:00:00.000Z",
+        ),
+        BackgroundTaskKind::Agent,
+        BackgroundTaskStatus::Queued,
+    )
+    .with_agent_type("general-purpose")
+    .with_prompt_preview("Summarise CHANGELOG.md");
     let mut events = vec![BackgroundTaskEvent::Created {
         task: Box::new(task.clone()),
     }];
@@ -329,14 +293,13 @@ fn background_task() -> Result<(), serde_json::Error> {
     task.status = BackgroundTaskStatus::Completed;
     task.unread = true;
     task.job.completed_at = Some("2026-12-02T10:00:09.000Z".into());
-    task.result = Some(BackgroundTaskResult::Agent(AgentBackgroundTaskResult {
-        base: BackgroundTaskResultBase {
-            task_id: "task-1".into(),
-            output: "- Faster startup\n- New theme picker".into(),
-            metadata: None,
-        },
-        usage: Some(TokenUsage::new(2_100, 160, 2_260)),
-    }));
+    task.result = Some(BackgroundTaskResult::Agent(
+        AgentBackgroundTaskResult::new(BackgroundTaskResultBase::new(
+            "task-1",
+            "- Faster startup\n- New theme picker",
+        ))
+        .with_usage(TokenUsage::new(2_100, 160, 2_260)),
+    ));
     events.push(BackgroundTaskEvent::Completed {
         task: Box::new(task.clone()),
     });

@@ -169,10 +169,7 @@ fuzz_target!(|input: Input| {
         .map(|i| format!("task of call {i}"))
         .collect();
     let requests: Vec<DelegationRequest> = (0..MAX_CALLS)
-        .map(|i| DelegationRequest {
-            request_id: format!("req-{i}"),
-            task: summaries[i].clone(),
-        })
+        .map(|i| DelegationRequest::new(format!("req-{i}"), summaries[i].clone()))
         .collect();
     let authority = ConnectionAuthority::new(peer.clone(), input.approver.then_some(&operator));
     let mut calls: Vec<Call<'_>> = Vec::new();

@@ -73,13 +73,10 @@ fuzz_target!(|ops: Vec<Op>| {
                 let refusal = refusal
                     .map(|r| HandoffRefusal::ALL[usize::from(r) % HandoffRefusal::ALL.len()]);
                 let detail = detail.map(|d| format!("detail {d}"));
-                let answer = transaction.advance(
-                    next,
-                    HandoffTransitionDetail {
-                        refusal,
-                        detail: detail.clone(),
-                    },
-                );
+                let mut given = HandoffTransitionDetail::none();
+                given.refusal = refusal;
+                given.detail = detail.clone();
+                let answer = transaction.advance(next, given);
                 if allowed(model.phase, next.phase()) {
                     assert_eq!(answer, HandoffTransition::Accepted);
                     model.phase = next.phase();

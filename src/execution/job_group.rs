@@ -34,6 +34,7 @@ string_enum! {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct BackgroundJobResultEnvelope {
     /// The task.
     pub task_id: String,
@@ -73,11 +74,68 @@ pub struct BackgroundJobResultEnvelope {
     pub completed_at: Option<String>,
 }
 
+impl BackgroundJobResultEnvelope {
+    /// The record with its required members, in the contract's order; every optional member starts absent.
+    #[must_use]
+    pub fn new(
+        task_id: impl Into<String>,
+        label: impl Into<String>,
+        status: BackgroundTaskStatus,
+    ) -> Self {
+        Self {
+            task_id: task_id.into(),
+            label: label.into(),
+            status,
+            summary: None,
+            output_ref: None,
+            error: None,
+            started_at: None,
+            completed_at: None,
+        }
+    }
+
+    /// The same record with `summary`.
+    #[must_use]
+    pub fn with_summary(mut self, summary: impl Into<String>) -> Self {
+        self.summary = Some(summary.into());
+        self
+    }
+
+    /// The same record with `output_ref`.
+    #[must_use]
+    pub fn with_output_ref(mut self, output_ref: impl Into<String>) -> Self {
+        self.output_ref = Some(output_ref.into());
+        self
+    }
+
+    /// The same record with `error`.
+    #[must_use]
+    pub fn with_error(mut self, error: BackgroundTaskError) -> Self {
+        self.error = Some(error);
+        self
+    }
+
+    /// The same record with `started_at`.
+    #[must_use]
+    pub fn with_started_at(mut self, started_at: impl Into<String>) -> Self {
+        self.started_at = Some(started_at.into());
+        self
+    }
+
+    /// The same record with `completed_at`.
+    #[must_use]
+    pub fn with_completed_at(mut self, completed_at: impl Into<String>) -> Self {
+        self.completed_at = Some(completed_at.into());
+        self
+    }
+}
+
 /// The state of one group of tasks (`IBackgroundJobGroupState`). Timestamps are ISO-8601
 /// strings, carried as written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct BackgroundJobGroupState {
     /// The group's unique id.
     pub id: String,
@@ -109,10 +167,59 @@ pub struct BackgroundJobGroupState {
     pub results: Vec<BackgroundJobResultEnvelope>,
 }
 
+impl BackgroundJobGroupState {
+    /// The record with its required members, in the contract's order; every optional member starts absent.
+    #[must_use]
+    pub fn new(
+        id: impl Into<String>,
+        parent_session_id: impl Into<String>,
+        wait_policy: BackgroundJobWaitPolicy,
+        task_ids: Vec<String>,
+        status: BackgroundJobGroupStatus,
+        created_at: impl Into<String>,
+        updated_at: impl Into<String>,
+    ) -> Self {
+        Self {
+            id: id.into(),
+            parent_session_id: parent_session_id.into(),
+            wait_policy,
+            task_ids,
+            status,
+            created_at: created_at.into(),
+            updated_at: updated_at.into(),
+            label: None,
+            completed_at: None,
+            results: Vec::new(),
+        }
+    }
+
+    /// The same record with `label`.
+    #[must_use]
+    pub fn with_label(mut self, label: impl Into<String>) -> Self {
+        self.label = Some(label.into());
+        self
+    }
+
+    /// The same record with `completed_at`.
+    #[must_use]
+    pub fn with_completed_at(mut self, completed_at: impl Into<String>) -> Self {
+        self.completed_at = Some(completed_at.into());
+        self
+    }
+
+    /// The same record with `results`.
+    #[must_use]
+    pub fn with_results(mut self, results: Vec<BackgroundJobResultEnvelope>) -> Self {
+        self.results = results;
+        self
+    }
+}
+
 /// Counts and display lines summing up a group (`IBackgroundJobGroupSummary`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct BackgroundJobGroupSummary {
     /// The group summed up.
     pub group_id: String,
@@ -132,10 +239,35 @@ pub struct BackgroundJobGroupSummary {
     pub lines: Vec<String>,
 }
 
+impl BackgroundJobGroupSummary {
+    /// The summary of group `group_id` in `status`, with every count zero and no lines (set the counts in place).
+    #[must_use]
+    pub fn new(group_id: impl Into<String>, status: BackgroundJobGroupStatus) -> Self {
+        Self {
+            group_id: group_id.into(),
+            status,
+            total: 0,
+            completed: 0,
+            failed: 0,
+            cancelled: 0,
+            pending: 0,
+            lines: Vec::new(),
+        }
+    }
+
+    /// The same record with `lines`.
+    #[must_use]
+    pub fn with_lines(mut self, lines: Vec<String>) -> Self {
+        self.lines = lines;
+        self
+    }
+}
+
 /// A request to make a group (`IBackgroundJobGroupCreateRequest`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct BackgroundJobGroupCreateRequest {
     /// The session making the group.
     pub parent_session_id: String,
@@ -149,6 +281,30 @@ pub struct BackgroundJobGroupCreateRequest {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub label: Option<String>,
+}
+
+impl BackgroundJobGroupCreateRequest {
+    /// The record with its required members, in the contract's order; every optional member starts absent.
+    #[must_use]
+    pub fn new(
+        parent_session_id: impl Into<String>,
+        wait_policy: BackgroundJobWaitPolicy,
+        task_ids: Vec<String>,
+    ) -> Self {
+        Self {
+            parent_session_id: parent_session_id.into(),
+            wait_policy,
+            task_ids,
+            label: None,
+        }
+    }
+
+    /// The same record with `label`.
+    #[must_use]
+    pub fn with_label(mut self, label: impl Into<String>) -> Self {
+        self.label = Some(label.into());
+        self
+    }
 }
 
 string_enum! {

@@ -113,6 +113,7 @@ pub type SubagentJobResult = AgentBackgroundTaskResult;
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct SubagentJobState {
     /// Id, label, parent, mode, depth, process, paths, worktree, times, timeout reason and
     /// metadata, exactly as a task's state has them.
@@ -143,6 +144,48 @@ pub struct SubagentJobState {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub error: Option<String>,
+}
+
+impl SubagentJobState {
+    /// The record with its required members, in the contract's order; every optional member starts absent.
+    #[must_use]
+    pub fn new(
+        job: JobStateFields,
+        agent_type: impl Into<String>,
+        status: SubagentJobStatus,
+        prompt_preview: impl Into<String>,
+    ) -> Self {
+        Self {
+            job,
+            agent_type: agent_type.into(),
+            status,
+            prompt_preview: prompt_preview.into(),
+            current_tool: None,
+            result: None,
+            error: None,
+        }
+    }
+
+    /// The same record with `current_tool`.
+    #[must_use]
+    pub fn with_current_tool(mut self, current_tool: impl Into<String>) -> Self {
+        self.current_tool = Some(current_tool.into());
+        self
+    }
+
+    /// The same record with `result`.
+    #[must_use]
+    pub fn with_result(mut self, result: impl Into<String>) -> Self {
+        self.result = Some(result.into());
+        self
+    }
+
+    /// The same record with `error`.
+    #[must_use]
+    pub fn with_error(mut self, error: impl Into<String>) -> Self {
+        self.error = Some(error.into());
+        self
+    }
 }
 
 impl SubagentJobState {

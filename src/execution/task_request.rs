@@ -23,6 +23,7 @@ use serde::de::IgnoredAny;
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct BackgroundTaskRequestBase {
     /// A short name for the task, shown in lists.
     pub label: String,
@@ -68,6 +69,66 @@ pub struct BackgroundTaskRequestBase {
     pub metadata: Option<BackgroundPrimitiveMap>,
 }
 
+impl BackgroundTaskRequestBase {
+    /// The record with its required members, in the contract's order; every optional member starts absent.
+    #[must_use]
+    pub fn new(
+        label: impl Into<String>,
+        mode: BackgroundTaskMode,
+        parent_session_id: impl Into<String>,
+        depth: u32,
+        cwd: impl Into<String>,
+    ) -> Self {
+        Self {
+            label: label.into(),
+            mode,
+            parent_session_id: parent_session_id.into(),
+            parent_task_id: None,
+            depth,
+            cwd: cwd.into(),
+            timeout_ms: None,
+            idle_timeout_ms: None,
+            max_runtime_ms: None,
+            metadata: None,
+        }
+    }
+
+    /// The same record with `parent_task_id`.
+    #[must_use]
+    pub fn with_parent_task_id(mut self, parent_task_id: impl Into<String>) -> Self {
+        self.parent_task_id = Some(parent_task_id.into());
+        self
+    }
+
+    /// The same record with `timeout_ms`.
+    #[must_use]
+    pub fn with_timeout_ms(mut self, timeout_ms: u64) -> Self {
+        self.timeout_ms = Some(timeout_ms);
+        self
+    }
+
+    /// The same record with `idle_timeout_ms`.
+    #[must_use]
+    pub fn with_idle_timeout_ms(mut self, idle_timeout_ms: u64) -> Self {
+        self.idle_timeout_ms = Some(idle_timeout_ms);
+        self
+    }
+
+    /// The same record with `max_runtime_ms`.
+    #[must_use]
+    pub fn with_max_runtime_ms(mut self, max_runtime_ms: u64) -> Self {
+        self.max_runtime_ms = Some(max_runtime_ms);
+        self
+    }
+
+    /// The same record with `metadata`.
+    #[must_use]
+    pub fn with_metadata(mut self, metadata: BackgroundPrimitiveMap) -> Self {
+        self.metadata = Some(metadata);
+        self
+    }
+}
+
 /// A provider configuration a child agent can rebuild on its own
 /// (`ISerializableProviderProfile`).
 ///
@@ -75,6 +136,7 @@ pub struct BackgroundTaskRequestBase {
 #[derive(Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct SerializableProviderProfile {
     /// The name of the profile the settings came from.
     #[cfg_attr(
@@ -119,6 +181,65 @@ pub struct SerializableProviderProfile {
     pub options: Option<ValueMap>,
 }
 
+impl SerializableProviderProfile {
+    /// The record with its required members, in the contract's order; every optional member starts absent.
+    #[must_use]
+    pub fn new(provider_type: impl Into<String>, model: impl Into<String>) -> Self {
+        Self {
+            profile_name: None,
+            provider_type: provider_type.into(),
+            model: model.into(),
+            api_key: None,
+            api_key_env: None,
+            base_url: None,
+            timeout: None,
+            options: None,
+        }
+    }
+
+    /// The same record with `profile_name`.
+    #[must_use]
+    pub fn with_profile_name(mut self, profile_name: impl Into<String>) -> Self {
+        self.profile_name = Some(profile_name.into());
+        self
+    }
+
+    /// The same record with `api_key`.
+    #[must_use]
+    pub fn with_api_key(mut self, api_key: impl Into<String>) -> Self {
+        self.api_key = Some(api_key.into());
+        self
+    }
+
+    /// The same record with `api_key_env`.
+    #[must_use]
+    pub fn with_api_key_env(mut self, api_key_env: impl Into<String>) -> Self {
+        self.api_key_env = Some(api_key_env.into());
+        self
+    }
+
+    /// The same record with `base_url`.
+    #[must_use]
+    pub fn with_base_url(mut self, base_url: impl Into<String>) -> Self {
+        self.base_url = Some(base_url.into());
+        self
+    }
+
+    /// The same record with `timeout`.
+    #[must_use]
+    pub fn with_timeout(mut self, timeout: u64) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// The same record with `options`.
+    #[must_use]
+    pub fn with_options(mut self, options: ValueMap) -> Self {
+        self.options = Some(options);
+        self
+    }
+}
+
 impl fmt::Debug for SerializableProviderProfile {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("SerializableProviderProfile")
@@ -144,6 +265,7 @@ impl fmt::Debug for SerializableProviderProfile {
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct AgentBackgroundTaskRequest {
     /// Label, mode, parent, depth, working directory, limits and metadata.
     #[cfg_attr(feature = "serde", serde(flatten))]
@@ -227,6 +349,112 @@ pub struct AgentBackgroundTaskRequest {
 }
 
 impl AgentBackgroundTaskRequest {
+    /// The record with its required members, in the contract's order; every optional member starts absent.
+    #[must_use]
+    pub fn new(
+        base: BackgroundTaskRequestBase,
+        agent_type: impl Into<String>,
+        prompt: impl Into<String>,
+        permission_policy: BackgroundPermissionPolicy,
+    ) -> Self {
+        Self {
+            base,
+            agent_type: agent_type.into(),
+            prompt: prompt.into(),
+            model: None,
+            effort: None,
+            isolation: None,
+            resume_session_id: None,
+            allowed_tools: None,
+            disallowed_tools: None,
+            permission_policy,
+            provider_profile: None,
+            output_limit_bytes: None,
+            max_text_deltas: None,
+            repetition_window: None,
+            repetition_threshold: None,
+        }
+    }
+
+    /// The same record with `model`.
+    #[must_use]
+    pub fn with_model(mut self, model: impl Into<String>) -> Self {
+        self.model = Some(model.into());
+        self
+    }
+
+    /// The same record with `effort`.
+    #[must_use]
+    pub fn with_effort(mut self, effort: ModelEffort) -> Self {
+        self.effort = Some(effort);
+        self
+    }
+
+    /// The same record with `isolation`.
+    #[must_use]
+    pub fn with_isolation(mut self, isolation: BackgroundTaskIsolation) -> Self {
+        self.isolation = Some(isolation);
+        self
+    }
+
+    /// The same record with `resume_session_id`.
+    #[must_use]
+    pub fn with_resume_session_id(mut self, resume_session_id: impl Into<String>) -> Self {
+        self.resume_session_id = Some(resume_session_id.into());
+        self
+    }
+
+    /// The same record with `allowed_tools`.
+    #[must_use]
+    pub fn with_allowed_tools(mut self, allowed_tools: Vec<String>) -> Self {
+        self.allowed_tools = Some(allowed_tools);
+        self
+    }
+
+    /// The same record with `disallowed_tools`.
+    #[must_use]
+    pub fn with_disallowed_tools(mut self, disallowed_tools: Vec<String>) -> Self {
+        self.disallowed_tools = Some(disallowed_tools);
+        self
+    }
+
+    /// The same record with `provider_profile`.
+    #[must_use]
+    pub fn with_provider_profile(mut self, provider_profile: SerializableProviderProfile) -> Self {
+        self.provider_profile = Some(Box::new(provider_profile));
+        self
+    }
+
+    /// The same record with `output_limit_bytes`.
+    #[must_use]
+    pub fn with_output_limit_bytes(mut self, output_limit_bytes: u64) -> Self {
+        self.output_limit_bytes = Some(output_limit_bytes);
+        self
+    }
+
+    /// The same record with `max_text_deltas`.
+    #[must_use]
+    pub fn with_max_text_deltas(mut self, max_text_deltas: u32) -> Self {
+        self.max_text_deltas = Some(max_text_deltas);
+        self
+    }
+
+    /// The same record with `repetition_window`.
+    #[must_use]
+    pub fn with_repetition_window(mut self, repetition_window: u32) -> Self {
+        self.repetition_window = Some(repetition_window);
+        self
+    }
+
+    /// The same record with `repetition_threshold`.
+    #[must_use]
+    pub fn with_repetition_threshold(mut self, repetition_threshold: u32) -> Self {
+        self.repetition_threshold = Some(repetition_threshold);
+        self
+    }
+}
+
+impl AgentBackgroundTaskRequest {
     /// The kind this request is sent as.
     pub const KIND: BackgroundTaskKind = BackgroundTaskKind::Agent;
 }
@@ -241,6 +469,7 @@ impl AgentBackgroundTaskRequest {
     feature = "serde",
     serde(rename_all = "camelCase", try_from = "ProcessRequestWire")
 )]
+#[non_exhaustive]
 pub struct ProcessBackgroundTaskRequest {
     /// Label, mode, parent, depth, working directory, limits and metadata.
     #[cfg_attr(feature = "serde", serde(flatten))]
@@ -287,6 +516,65 @@ pub struct ProcessBackgroundTaskRequest {
 }
 
 impl ProcessBackgroundTaskRequest {
+    /// The record with its required members, in the contract's order; every optional member starts absent.
+    #[must_use]
+    pub fn new(base: BackgroundTaskRequestBase, command: impl Into<String>) -> Self {
+        Self {
+            base,
+            command: command.into(),
+            shell: None,
+            env: None,
+            stdin: None,
+            output_limit_bytes: None,
+            match_pattern: None,
+            agent_instruction: None,
+        }
+    }
+
+    /// The same record with `shell`.
+    #[must_use]
+    pub fn with_shell(mut self, shell: impl Into<String>) -> Self {
+        self.shell = Some(shell.into());
+        self
+    }
+
+    /// The same record with `env`.
+    #[must_use]
+    pub fn with_env(mut self, env: BTreeMap<String, String>) -> Self {
+        self.env = Some(env);
+        self
+    }
+
+    /// The same record with `stdin`.
+    #[must_use]
+    pub fn with_stdin(mut self, stdin: impl Into<String>) -> Self {
+        self.stdin = Some(stdin.into());
+        self
+    }
+
+    /// The same record with `output_limit_bytes`.
+    #[must_use]
+    pub fn with_output_limit_bytes(mut self, output_limit_bytes: u64) -> Self {
+        self.output_limit_bytes = Some(output_limit_bytes);
+        self
+    }
+
+    /// The same record with `match_pattern`.
+    #[must_use]
+    pub fn with_match_pattern(mut self, match_pattern: impl Into<String>) -> Self {
+        self.match_pattern = Some(match_pattern.into());
+        self
+    }
+
+    /// The same record with `agent_instruction`.
+    #[must_use]
+    pub fn with_agent_instruction(mut self, agent_instruction: impl Into<String>) -> Self {
+        self.agent_instruction = Some(agent_instruction.into());
+        self
+    }
+}
+
+impl ProcessBackgroundTaskRequest {
     /// The kind this request is sent as.
     pub const KIND: BackgroundTaskKind = BackgroundTaskKind::Process;
 }
@@ -304,6 +592,7 @@ impl ProcessBackgroundTaskRequest {
     feature = "serde",
     serde(rename_all = "camelCase", try_from = "ScheduledRequestWire")
 )]
+#[non_exhaustive]
 pub struct ScheduledBackgroundTaskRequest {
     /// Label, mode, parent, depth, working directory, limits and metadata.
     #[cfg_attr(feature = "serde", serde(flatten))]
@@ -319,6 +608,25 @@ pub struct ScheduledBackgroundTaskRequest {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub output_limit_bytes: Option<u64>,
+}
+
+impl ScheduledBackgroundTaskRequest {
+    /// The record with its required members, in the contract's order; every optional member starts absent.
+    #[must_use]
+    pub fn new(base: BackgroundTaskRequestBase, schedule: BackgroundTaskSchedule) -> Self {
+        Self {
+            base,
+            schedule,
+            output_limit_bytes: None,
+        }
+    }
+
+    /// The same record with `output_limit_bytes`.
+    #[must_use]
+    pub fn with_output_limit_bytes(mut self, output_limit_bytes: u64) -> Self {
+        self.output_limit_bytes = Some(output_limit_bytes);
+        self
+    }
 }
 
 impl ScheduledBackgroundTaskRequest {
@@ -353,6 +661,7 @@ string_enum! {
         into = "ToolInvocationRequestWire"
     )
 )]
+#[non_exhaustive]
 pub struct ToolInvocationBackgroundTaskRequest {
     /// Label, mode, parent, depth, working directory, limits and metadata.
     pub base: BackgroundTaskRequestBase,
@@ -369,6 +678,36 @@ pub struct ToolInvocationBackgroundTaskRequest {
     /// The permission mode the call was admitted under. Provenance for lists and notifications,
     /// not something enforced from here.
     pub permission_mode: String,
+}
+
+impl ToolInvocationBackgroundTaskRequest {
+    /// The record with its required members, in the contract's order; every optional member starts absent.
+    #[must_use]
+    pub fn new(
+        base: BackgroundTaskRequestBase,
+        tool_name: impl Into<String>,
+        adoption_token: impl Into<String>,
+        server_id: impl Into<String>,
+        source_name: impl Into<String>,
+        permission_mode: impl Into<String>,
+    ) -> Self {
+        Self {
+            base,
+            tool_name: tool_name.into(),
+            adoption_token: adoption_token.into(),
+            server_id: server_id.into(),
+            source_name: source_name.into(),
+            security_identity: None,
+            permission_mode: permission_mode.into(),
+        }
+    }
+
+    /// The same record with `security_identity`.
+    #[must_use]
+    pub fn with_security_identity(mut self, security_identity: impl Into<String>) -> Self {
+        self.security_identity = Some(security_identity.into());
+        self
+    }
 }
 
 impl ToolInvocationBackgroundTaskRequest {

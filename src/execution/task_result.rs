@@ -13,6 +13,7 @@ use serde::de::IgnoredAny;
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct BackgroundTaskResultBase {
     /// The task that produced the result.
     pub task_id: String,
@@ -24,6 +25,25 @@ pub struct BackgroundTaskResultBase {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub metadata: Option<BackgroundPrimitiveMap>,
+}
+
+impl BackgroundTaskResultBase {
+    /// The record with its required members, in the contract's order; every optional member starts absent.
+    #[must_use]
+    pub fn new(task_id: impl Into<String>, output: impl Into<String>) -> Self {
+        Self {
+            task_id: task_id.into(),
+            output: output.into(),
+            metadata: None,
+        }
+    }
+
+    /// The same record with `metadata`.
+    #[must_use]
+    pub fn with_metadata(mut self, metadata: BackgroundPrimitiveMap) -> Self {
+        self.metadata = Some(metadata);
+        self
+    }
 }
 
 /// The result of an agent task (`IAgentBackgroundTaskResult` without `kind`; the payload of
@@ -38,6 +58,7 @@ pub struct BackgroundTaskResultBase {
     feature = "serde",
     serde(rename_all = "camelCase", try_from = "AgentResultWire")
 )]
+#[non_exhaustive]
 pub struct AgentBackgroundTaskResult {
     /// Task id, output and metadata.
     #[cfg_attr(feature = "serde", serde(flatten))]
@@ -48,6 +69,21 @@ pub struct AgentBackgroundTaskResult {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub usage: Option<BackgroundTaskUsage>,
+}
+
+impl AgentBackgroundTaskResult {
+    /// The record with its required members, in the contract's order; every optional member starts absent.
+    #[must_use]
+    pub fn new(base: BackgroundTaskResultBase) -> Self {
+        Self { base, usage: None }
+    }
+
+    /// The same record with `usage`.
+    #[must_use]
+    pub fn with_usage(mut self, usage: BackgroundTaskUsage) -> Self {
+        self.usage = Some(usage);
+        self
+    }
 }
 
 impl AgentBackgroundTaskResult {
@@ -66,6 +102,7 @@ impl AgentBackgroundTaskResult {
     feature = "serde",
     serde(rename_all = "camelCase", try_from = "ProcessResultWire")
 )]
+#[non_exhaustive]
 pub struct ProcessBackgroundTaskResult {
     /// Task id, output and metadata.
     #[cfg_attr(feature = "serde", serde(flatten))]
@@ -85,6 +122,32 @@ pub struct ProcessBackgroundTaskResult {
 }
 
 impl ProcessBackgroundTaskResult {
+    /// The record with its required members, in the contract's order; every optional member starts absent.
+    #[must_use]
+    pub fn new(base: BackgroundTaskResultBase) -> Self {
+        Self {
+            base,
+            exit_code: None,
+            signal_code: None,
+        }
+    }
+
+    /// The same record with `exit_code`.
+    #[must_use]
+    pub fn with_exit_code(mut self, exit_code: i32) -> Self {
+        self.exit_code = Some(exit_code);
+        self
+    }
+
+    /// The same record with `signal_code`.
+    #[must_use]
+    pub fn with_signal_code(mut self, signal_code: impl Into<String>) -> Self {
+        self.signal_code = Some(signal_code.into());
+        self
+    }
+}
+
+impl ProcessBackgroundTaskResult {
     /// The kind this result is sent as.
     pub const KIND: BackgroundTaskKind = BackgroundTaskKind::Process;
 }
@@ -98,10 +161,19 @@ impl ProcessBackgroundTaskResult {
     feature = "serde",
     serde(rename_all = "camelCase", try_from = "ScheduledResultWire")
 )]
+#[non_exhaustive]
 pub struct ScheduledBackgroundTaskResult {
     /// Task id, output and metadata.
     #[cfg_attr(feature = "serde", serde(flatten))]
     pub base: BackgroundTaskResultBase,
+}
+
+impl ScheduledBackgroundTaskResult {
+    /// The result with task id, output and metadata `base`.
+    #[must_use]
+    pub fn new(base: BackgroundTaskResultBase) -> Self {
+        Self { base }
+    }
 }
 
 impl ScheduledBackgroundTaskResult {
@@ -118,10 +190,19 @@ impl ScheduledBackgroundTaskResult {
     feature = "serde",
     serde(rename_all = "camelCase", try_from = "ToolInvocationResultWire")
 )]
+#[non_exhaustive]
 pub struct ToolInvocationBackgroundTaskResult {
     /// Task id, output and metadata.
     #[cfg_attr(feature = "serde", serde(flatten))]
     pub base: BackgroundTaskResultBase,
+}
+
+impl ToolInvocationBackgroundTaskResult {
+    /// The result with task id, output and metadata `base`.
+    #[must_use]
+    pub fn new(base: BackgroundTaskResultBase) -> Self {
+        Self { base }
+    }
 }
 
 impl ToolInvocationBackgroundTaskResult {

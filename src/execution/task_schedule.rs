@@ -18,6 +18,7 @@ use alloc::string::String;
     feature = "serde",
     serde(rename_all = "camelCase", try_from = "ScheduleWire")
 )]
+#[non_exhaustive]
 pub struct BackgroundTaskSchedule {
     /// When to fire, as a cron expression (kept as written; not parsed here).
     pub cron_expression: String,
@@ -47,6 +48,48 @@ pub struct BackgroundTaskSchedule {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub env: Option<BTreeMap<String, String>>,
+}
+
+impl BackgroundTaskSchedule {
+    /// A schedule firing on `cron_expression`, with nothing to do yet: give it an `agent_instruction` or a `command` (a schedule without either does not decode).
+    #[must_use]
+    pub fn new(cron_expression: impl Into<String>) -> Self {
+        Self {
+            cron_expression: cron_expression.into(),
+            agent_instruction: None,
+            command: None,
+            shell: None,
+            env: None,
+        }
+    }
+
+    /// The same record with `agent_instruction`.
+    #[must_use]
+    pub fn with_agent_instruction(mut self, agent_instruction: impl Into<String>) -> Self {
+        self.agent_instruction = Some(agent_instruction.into());
+        self
+    }
+
+    /// The same record with `command`.
+    #[must_use]
+    pub fn with_command(mut self, command: impl Into<String>) -> Self {
+        self.command = Some(command.into());
+        self
+    }
+
+    /// The same record with `shell`.
+    #[must_use]
+    pub fn with_shell(mut self, shell: impl Into<String>) -> Self {
+        self.shell = Some(shell.into());
+        self
+    }
+
+    /// The same record with `env`.
+    #[must_use]
+    pub fn with_env(mut self, env: BTreeMap<String, String>) -> Self {
+        self.env = Some(env);
+        self
+    }
 }
 
 impl BackgroundTaskSchedule {

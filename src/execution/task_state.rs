@@ -19,6 +19,7 @@ use super::task_vocabulary::{
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct JobStateFields {
     /// The task's unique id.
     pub id: String,
@@ -127,6 +128,156 @@ pub struct JobStateFields {
     pub metadata: Option<BackgroundPrimitiveMap>,
 }
 
+impl JobStateFields {
+    /// The record with its required members, in the contract's order; every optional member starts absent.
+    #[must_use]
+    pub fn new(
+        id: impl Into<String>,
+        label: impl Into<String>,
+        parent_session_id: impl Into<String>,
+        mode: BackgroundTaskMode,
+        depth: u32,
+        cwd: impl Into<String>,
+        updated_at: impl Into<String>,
+    ) -> Self {
+        Self {
+            id: id.into(),
+            label: label.into(),
+            parent_session_id: parent_session_id.into(),
+            mode,
+            depth,
+            pid: None,
+            cwd: cwd.into(),
+            isolation: None,
+            resume_session_id: None,
+            worktree_path: None,
+            branch_name: None,
+            worktree_status: None,
+            worktree_next_action: None,
+            worktree_base_revision: None,
+            parent_worktree_status: None,
+            log_path: None,
+            transcript_path: None,
+            started_at: None,
+            updated_at: updated_at.into(),
+            completed_at: None,
+            timeout_reason: None,
+            metadata: None,
+        }
+    }
+
+    /// The same record with `pid`.
+    #[must_use]
+    pub fn with_pid(mut self, pid: u32) -> Self {
+        self.pid = Some(pid);
+        self
+    }
+
+    /// The same record with `isolation`.
+    #[must_use]
+    pub fn with_isolation(mut self, isolation: BackgroundTaskIsolation) -> Self {
+        self.isolation = Some(isolation);
+        self
+    }
+
+    /// The same record with `resume_session_id`.
+    #[must_use]
+    pub fn with_resume_session_id(mut self, resume_session_id: impl Into<String>) -> Self {
+        self.resume_session_id = Some(resume_session_id.into());
+        self
+    }
+
+    /// The same record with `worktree_path`.
+    #[must_use]
+    pub fn with_worktree_path(mut self, worktree_path: impl Into<String>) -> Self {
+        self.worktree_path = Some(worktree_path.into());
+        self
+    }
+
+    /// The same record with `branch_name`.
+    #[must_use]
+    pub fn with_branch_name(mut self, branch_name: impl Into<String>) -> Self {
+        self.branch_name = Some(branch_name.into());
+        self
+    }
+
+    /// The same record with `worktree_status`.
+    #[must_use]
+    pub fn with_worktree_status(mut self, worktree_status: impl Into<String>) -> Self {
+        self.worktree_status = Some(worktree_status.into());
+        self
+    }
+
+    /// The same record with `worktree_next_action`.
+    #[must_use]
+    pub fn with_worktree_next_action(mut self, worktree_next_action: impl Into<String>) -> Self {
+        self.worktree_next_action = Some(worktree_next_action.into());
+        self
+    }
+
+    /// The same record with `worktree_base_revision`.
+    #[must_use]
+    pub fn with_worktree_base_revision(
+        mut self,
+        worktree_base_revision: impl Into<String>,
+    ) -> Self {
+        self.worktree_base_revision = Some(worktree_base_revision.into());
+        self
+    }
+
+    /// The same record with `parent_worktree_status`.
+    #[must_use]
+    pub fn with_parent_worktree_status(
+        mut self,
+        parent_worktree_status: impl Into<String>,
+    ) -> Self {
+        self.parent_worktree_status = Some(parent_worktree_status.into());
+        self
+    }
+
+    /// The same record with `log_path`.
+    #[must_use]
+    pub fn with_log_path(mut self, log_path: impl Into<String>) -> Self {
+        self.log_path = Some(log_path.into());
+        self
+    }
+
+    /// The same record with `transcript_path`.
+    #[must_use]
+    pub fn with_transcript_path(mut self, transcript_path: impl Into<String>) -> Self {
+        self.transcript_path = Some(transcript_path.into());
+        self
+    }
+
+    /// The same record with `started_at`.
+    #[must_use]
+    pub fn with_started_at(mut self, started_at: impl Into<String>) -> Self {
+        self.started_at = Some(started_at.into());
+        self
+    }
+
+    /// The same record with `completed_at`.
+    #[must_use]
+    pub fn with_completed_at(mut self, completed_at: impl Into<String>) -> Self {
+        self.completed_at = Some(completed_at.into());
+        self
+    }
+
+    /// The same record with `timeout_reason`.
+    #[must_use]
+    pub fn with_timeout_reason(mut self, timeout_reason: BackgroundTaskTimeoutReason) -> Self {
+        self.timeout_reason = Some(timeout_reason);
+        self
+    }
+
+    /// The same record with `metadata`.
+    #[must_use]
+    pub fn with_metadata(mut self, metadata: BackgroundPrimitiveMap) -> Self {
+        self.metadata = Some(metadata);
+        self
+    }
+}
+
 /// The state of one background task (`IBackgroundTaskState`).
 ///
 /// One record for every kind, as in the recovered contract. Where a newer revision ties the
@@ -138,6 +289,7 @@ pub struct JobStateFields {
     feature = "serde",
     serde(rename_all = "camelCase", try_from = "BackgroundTaskStateWire")
 )]
+#[non_exhaustive]
 pub struct BackgroundTaskState {
     /// Id, label, parent, mode, depth, process, paths, worktree, times, timeout reason and
     /// metadata: the fields a subagent job shares (flattened on the wire).
@@ -209,6 +361,103 @@ pub struct BackgroundTaskState {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub schedule: Option<BackgroundTaskSchedule>,
+}
+
+impl BackgroundTaskState {
+    /// The state with its required members, in the contract's order; `unread` starts false (set it in place) and every optional member starts absent.
+    #[must_use]
+    pub fn new(
+        job: JobStateFields,
+        kind: BackgroundTaskKind,
+        status: BackgroundTaskStatus,
+    ) -> Self {
+        Self {
+            job,
+            kind,
+            agent_type: None,
+            status,
+            parent_task_id: None,
+            last_activity_at: None,
+            prompt_preview: None,
+            command_preview: None,
+            current_action: None,
+            unread: false,
+            result: None,
+            error: None,
+            next_fire_at: None,
+            schedule: None,
+        }
+    }
+
+    /// The same record with `agent_type`.
+    #[must_use]
+    pub fn with_agent_type(mut self, agent_type: impl Into<String>) -> Self {
+        self.agent_type = Some(agent_type.into());
+        self
+    }
+
+    /// The same record with `parent_task_id`.
+    #[must_use]
+    pub fn with_parent_task_id(mut self, parent_task_id: impl Into<String>) -> Self {
+        self.parent_task_id = Some(parent_task_id.into());
+        self
+    }
+
+    /// The same record with `last_activity_at`.
+    #[must_use]
+    pub fn with_last_activity_at(mut self, last_activity_at: impl Into<String>) -> Self {
+        self.last_activity_at = Some(last_activity_at.into());
+        self
+    }
+
+    /// The same record with `prompt_preview`.
+    #[must_use]
+    pub fn with_prompt_preview(mut self, prompt_preview: impl Into<String>) -> Self {
+        self.prompt_preview = Some(prompt_preview.into());
+        self
+    }
+
+    /// The same record with `command_preview`.
+    #[must_use]
+    pub fn with_command_preview(mut self, command_preview: impl Into<String>) -> Self {
+        self.command_preview = Some(command_preview.into());
+        self
+    }
+
+    /// The same record with `current_action`.
+    #[must_use]
+    pub fn with_current_action(mut self, current_action: impl Into<String>) -> Self {
+        self.current_action = Some(current_action.into());
+        self
+    }
+
+    /// The same record with `result`.
+    #[must_use]
+    pub fn with_result(mut self, result: BackgroundTaskResult) -> Self {
+        self.result = Some(result);
+        self
+    }
+
+    /// The same record with `error`.
+    #[must_use]
+    pub fn with_error(mut self, error: BackgroundTaskError) -> Self {
+        self.error = Some(error);
+        self
+    }
+
+    /// The same record with `next_fire_at`.
+    #[must_use]
+    pub fn with_next_fire_at(mut self, next_fire_at: impl Into<String>) -> Self {
+        self.next_fire_at = Some(next_fire_at.into());
+        self
+    }
+
+    /// The same record with `schedule`.
+    #[must_use]
+    pub fn with_schedule(mut self, schedule: BackgroundTaskSchedule) -> Self {
+        self.schedule = Some(schedule);
+        self
+    }
 }
 
 impl BackgroundTaskState {
@@ -320,6 +569,7 @@ impl TryFrom<BackgroundTaskStateWire> for BackgroundTaskState {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct BackgroundTaskInput {
     /// A prompt for an agent task.
     #[cfg_attr(
@@ -335,20 +585,46 @@ pub struct BackgroundTaskInput {
     pub stdin: Option<String>,
 }
 
+impl BackgroundTaskInput {
+    /// The same record with `prompt`.
+    #[must_use]
+    pub fn with_prompt(mut self, prompt: impl Into<String>) -> Self {
+        self.prompt = Some(prompt.into());
+        self
+    }
+
+    /// The same record with `stdin`.
+    #[must_use]
+    pub fn with_stdin(mut self, stdin: impl Into<String>) -> Self {
+        self.stdin = Some(stdin.into());
+        self
+    }
+}
+
 /// A position in a task's log (`IBackgroundTaskLogCursor`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct BackgroundTaskLogCursor {
     /// How far into the log, as the producer counts it. A negative or fractional offset fails
     /// to decode.
     pub offset: u64,
 }
 
+impl BackgroundTaskLogCursor {
+    /// The position `offset`.
+    #[must_use]
+    pub const fn new(offset: u64) -> Self {
+        Self { offset }
+    }
+}
+
 /// One page of a task's log (`IBackgroundTaskLogPage`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct BackgroundTaskLogPage {
     /// The task whose log this is.
     pub task_id: String,
@@ -368,10 +644,47 @@ pub struct BackgroundTaskLogPage {
     pub lines: Vec<String>,
 }
 
+impl BackgroundTaskLogPage {
+    /// The page of task `task_id`'s log with no lines and no cursors.
+    #[must_use]
+    pub fn new(task_id: impl Into<String>) -> Self {
+        Self {
+            task_id: task_id.into(),
+            cursor: None,
+            next_cursor: None,
+            lines: Vec::new(),
+        }
+    }
+}
+
+impl BackgroundTaskLogPage {
+    /// The same record with `cursor`.
+    #[must_use]
+    pub fn with_cursor(mut self, cursor: BackgroundTaskLogCursor) -> Self {
+        self.cursor = Some(cursor);
+        self
+    }
+
+    /// The same record with `next_cursor`.
+    #[must_use]
+    pub fn with_next_cursor(mut self, next_cursor: BackgroundTaskLogCursor) -> Self {
+        self.next_cursor = Some(next_cursor);
+        self
+    }
+
+    /// The same record with `lines`.
+    #[must_use]
+    pub fn with_lines(mut self, lines: Vec<String>) -> Self {
+        self.lines = lines;
+        self
+    }
+}
+
 /// Which tasks a listing returns (`IBackgroundTaskListFilter`); every absent field matches all.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct BackgroundTaskListFilter {
     /// Only tasks of this kind.
     #[cfg_attr(
@@ -397,4 +710,34 @@ pub struct BackgroundTaskListFilter {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub include_closed: Option<bool>,
+}
+
+impl BackgroundTaskListFilter {
+    /// The same record with `kind`.
+    #[must_use]
+    pub fn with_kind(mut self, kind: BackgroundTaskKind) -> Self {
+        self.kind = Some(kind);
+        self
+    }
+
+    /// The same record with `status`.
+    #[must_use]
+    pub fn with_status(mut self, status: BackgroundTaskStatus) -> Self {
+        self.status = Some(status);
+        self
+    }
+
+    /// The same record with `mode`.
+    #[must_use]
+    pub fn with_mode(mut self, mode: BackgroundTaskMode) -> Self {
+        self.mode = Some(mode);
+        self
+    }
+
+    /// The same record with `include_closed`.
+    #[must_use]
+    pub fn with_include_closed(mut self, include_closed: bool) -> Self {
+        self.include_closed = Some(include_closed);
+        self
+    }
 }

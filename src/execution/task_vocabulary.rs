@@ -120,6 +120,7 @@ string_enum! {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 #[error("{category}: {message}")]
+#[non_exhaustive]
 pub struct BackgroundTaskError {
     /// The class of the failure.
     pub category: BackgroundTaskErrorCategory,

@@ -265,6 +265,7 @@ string_enum! {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct ExecutionHeadline {
     /// What the line says.
     pub kind: ExecutionHeadlineKind,
@@ -272,10 +273,22 @@ pub struct ExecutionHeadline {
     pub text: String,
 }
 
+impl ExecutionHeadline {
+    /// The line `text`, saying `kind`.
+    #[must_use]
+    pub fn new(kind: ExecutionHeadlineKind, text: impl Into<String>) -> Self {
+        Self {
+            kind,
+            text: text.into(),
+        }
+    }
+}
+
 /// The prompt the main thread is parked on (`IExecutionPendingRequest`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct ExecutionPendingRequest {
     /// Permission decision or question.
     pub kind: ExecutionPendingRequestKind,
@@ -283,10 +296,22 @@ pub struct ExecutionPendingRequest {
     pub text: String,
 }
 
+impl ExecutionPendingRequest {
+    /// The prompt `text`, of `kind`.
+    #[must_use]
+    pub fn new(kind: ExecutionPendingRequestKind, text: impl Into<String>) -> Self {
+        Self {
+            kind,
+            text: text.into(),
+        }
+    }
+}
+
 /// What started an entry (`IExecutionOrigin`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct ExecutionOrigin {
     /// The kind of starter.
     pub kind: ExecutionOriginKind,
@@ -324,6 +349,57 @@ pub struct ExecutionOrigin {
     pub label: Option<String>,
 }
 
+impl ExecutionOrigin {
+    /// The record with its required members, in the contract's order; every optional member starts absent.
+    #[must_use]
+    pub fn new(kind: ExecutionOriginKind, session_id: impl Into<String>) -> Self {
+        Self {
+            kind,
+            session_id: session_id.into(),
+            turn_id: None,
+            command_name: None,
+            tool_call_id: None,
+            skill_id: None,
+            label: None,
+        }
+    }
+
+    /// The same record with `turn_id`.
+    #[must_use]
+    pub fn with_turn_id(mut self, turn_id: impl Into<String>) -> Self {
+        self.turn_id = Some(turn_id.into());
+        self
+    }
+
+    /// The same record with `command_name`.
+    #[must_use]
+    pub fn with_command_name(mut self, command_name: impl Into<String>) -> Self {
+        self.command_name = Some(command_name.into());
+        self
+    }
+
+    /// The same record with `tool_call_id`.
+    #[must_use]
+    pub fn with_tool_call_id(mut self, tool_call_id: impl Into<String>) -> Self {
+        self.tool_call_id = Some(tool_call_id.into());
+        self
+    }
+
+    /// The same record with `skill_id`.
+    #[must_use]
+    pub fn with_skill_id(mut self, skill_id: impl Into<String>) -> Self {
+        self.skill_id = Some(skill_id.into());
+        self
+    }
+
+    /// The same record with `label`.
+    #[must_use]
+    pub fn with_label(mut self, label: impl Into<String>) -> Self {
+        self.label = Some(label.into());
+        self
+    }
+}
+
 /// Where a `cancel` on a workspace entry goes ([`ExecutionWorkspaceEntry::cancel_route`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
@@ -355,6 +431,7 @@ pub const fn attach_offered(kind: ExecutionEntryKind, resume_session_id: Option<
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct ExecutionWorkspaceEntry {
     /// The entry's id in the workspace.
     pub id: String,
@@ -452,6 +529,133 @@ pub struct ExecutionWorkspaceEntry {
 }
 
 impl ExecutionWorkspaceEntry {
+    /// The entry with its required members, in the contract's order: not unread, attention
+    /// `none`, visibility `default`, no controls, the state `status` reads as without a parked
+    /// prompt ([`ExecutionWorkspaceStatus::normalized_state`]), every optional member absent.
+    /// Set the others in place.
+    #[must_use]
+    pub fn new(
+        id: impl Into<String>,
+        source_id: impl Into<String>,
+        kind: ExecutionEntryKind,
+        origin: ExecutionOrigin,
+        status: ExecutionWorkspaceStatus,
+        title: impl Into<String>,
+        updated_at: impl Into<String>,
+    ) -> Self {
+        Self {
+            id: id.into(),
+            source_id: source_id.into(),
+            kind,
+            parent_id: None,
+            group_id: None,
+            origin,
+            task_kind: None,
+            status,
+            title: title.into(),
+            subtitle: None,
+            preview: None,
+            current_action: None,
+            unread: false,
+            attention: ExecutionAttention::None,
+            visibility: ExecutionWorkspaceVisibility::Default,
+            updated_at: updated_at.into(),
+            controls: Vec::new(),
+            resume_session_id: None,
+            state: status.normalized_state(),
+            headline: None,
+            next_fire_at: None,
+            loop_id: None,
+            denied_tool_calls: None,
+        }
+    }
+
+    /// The same record with `parent_id`.
+    #[must_use]
+    pub fn with_parent_id(mut self, parent_id: impl Into<String>) -> Self {
+        self.parent_id = Some(parent_id.into());
+        self
+    }
+
+    /// The same record with `group_id`.
+    #[must_use]
+    pub fn with_group_id(mut self, group_id: impl Into<String>) -> Self {
+        self.group_id = Some(group_id.into());
+        self
+    }
+
+    /// The same record with `task_kind`.
+    #[must_use]
+    pub fn with_task_kind(mut self, task_kind: BackgroundTaskKind) -> Self {
+        self.task_kind = Some(task_kind);
+        self
+    }
+
+    /// The same record with `subtitle`.
+    #[must_use]
+    pub fn with_subtitle(mut self, subtitle: impl Into<String>) -> Self {
+        self.subtitle = Some(subtitle.into());
+        self
+    }
+
+    /// The same record with `preview`.
+    #[must_use]
+    pub fn with_preview(mut self, preview: impl Into<String>) -> Self {
+        self.preview = Some(preview.into());
+        self
+    }
+
+    /// The same record with `current_action`.
+    #[must_use]
+    pub fn with_current_action(mut self, current_action: impl Into<String>) -> Self {
+        self.current_action = Some(current_action.into());
+        self
+    }
+
+    /// The same record with `controls`.
+    #[must_use]
+    pub fn with_controls(mut self, controls: Vec<ExecutionControl>) -> Self {
+        self.controls = controls;
+        self
+    }
+
+    /// The same record with `resume_session_id`.
+    #[must_use]
+    pub fn with_resume_session_id(mut self, resume_session_id: impl Into<String>) -> Self {
+        self.resume_session_id = Some(resume_session_id.into());
+        self
+    }
+
+    /// The same record with `headline`.
+    #[must_use]
+    pub fn with_headline(mut self, headline: ExecutionHeadline) -> Self {
+        self.headline = Some(headline);
+        self
+    }
+
+    /// The same record with `next_fire_at`.
+    #[must_use]
+    pub fn with_next_fire_at(mut self, next_fire_at: impl Into<String>) -> Self {
+        self.next_fire_at = Some(next_fire_at.into());
+        self
+    }
+
+    /// The same record with `loop_id`.
+    #[must_use]
+    pub fn with_loop_id(mut self, loop_id: impl Into<String>) -> Self {
+        self.loop_id = Some(loop_id.into());
+        self
+    }
+
+    /// The same record with `denied_tool_calls`.
+    #[must_use]
+    pub fn with_denied_tool_calls(mut self, denied_tool_calls: u32) -> Self {
+        self.denied_tool_calls = Some(denied_tool_calls);
+        self
+    }
+}
+
+impl ExecutionWorkspaceEntry {
     /// Where a `cancel` on this entry goes, from the entry's own fields only:
     ///
     /// 1. no [`ExecutionControl::Cancel`] among `controls`: [`CancelRoute::NotCancellable`];
@@ -498,6 +702,7 @@ impl ExecutionWorkspaceEntry {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct ExecutionWorkspaceFilter {
     /// Whether to list the main thread.
     #[cfg_attr(
@@ -519,10 +724,34 @@ pub struct ExecutionWorkspaceFilter {
     pub visibility: Option<Vec<ExecutionWorkspaceVisibility>>,
 }
 
+impl ExecutionWorkspaceFilter {
+    /// The same record with `include_main_thread`.
+    #[must_use]
+    pub fn with_include_main_thread(mut self, include_main_thread: bool) -> Self {
+        self.include_main_thread = Some(include_main_thread);
+        self
+    }
+
+    /// The same record with `kinds`.
+    #[must_use]
+    pub fn with_kinds(mut self, kinds: Vec<ExecutionEntryKind>) -> Self {
+        self.kinds = Some(kinds);
+        self
+    }
+
+    /// The same record with `visibility`.
+    #[must_use]
+    pub fn with_visibility(mut self, visibility: Vec<ExecutionWorkspaceVisibility>) -> Self {
+        self.visibility = Some(visibility);
+        self
+    }
+}
+
 /// The whole workspace at one moment (`IExecutionWorkspaceSnapshot`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct ExecutionWorkspaceSnapshot {
     /// The session the workspace belongs to.
     pub session_id: String,
@@ -538,10 +767,35 @@ pub struct ExecutionWorkspaceSnapshot {
     pub entries: Vec<ExecutionWorkspaceEntry>,
 }
 
+impl ExecutionWorkspaceSnapshot {
+    /// The record with its required members, in the contract's order; every optional member starts absent.
+    #[must_use]
+    pub fn new(
+        session_id: impl Into<String>,
+        updated_at: impl Into<String>,
+        entries: Vec<ExecutionWorkspaceEntry>,
+    ) -> Self {
+        Self {
+            session_id: session_id.into(),
+            selected_entry_id: None,
+            updated_at: updated_at.into(),
+            entries,
+        }
+    }
+
+    /// The same record with `selected_entry_id`.
+    #[must_use]
+    pub fn with_selected_entry_id(mut self, selected_entry_id: impl Into<String>) -> Self {
+        self.selected_entry_id = Some(selected_entry_id.into());
+        self
+    }
+}
+
 /// How to take a snapshot (`IExecutionWorkspaceSnapshotOptions`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct ExecutionWorkspaceSnapshotOptions {
     /// The entry to focus.
     #[cfg_attr(
@@ -555,6 +809,22 @@ pub struct ExecutionWorkspaceSnapshotOptions {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub filter: Option<ExecutionWorkspaceFilter>,
+}
+
+impl ExecutionWorkspaceSnapshotOptions {
+    /// The same record with `selected_entry_id`.
+    #[must_use]
+    pub fn with_selected_entry_id(mut self, selected_entry_id: impl Into<String>) -> Self {
+        self.selected_entry_id = Some(selected_entry_id.into());
+        self
+    }
+
+    /// The same record with `filter`.
+    #[must_use]
+    pub fn with_filter(mut self, filter: ExecutionWorkspaceFilter) -> Self {
+        self.filter = Some(filter);
+        self
+    }
 }
 
 string_enum! {
@@ -576,6 +846,7 @@ string_enum! {
     feature = "serde",
     serde(from = "WorkspaceEventWire", into = "WorkspaceEventWire")
 )]
+#[non_exhaustive]
 pub struct ExecutionWorkspaceEvent {
     /// Which part changed.
     pub cause: ExecutionWorkspaceUpdateCause,
@@ -583,6 +854,25 @@ pub struct ExecutionWorkspaceEvent {
     pub entry_id: Option<String>,
     /// The workspace after the change.
     pub snapshot: ExecutionWorkspaceSnapshot,
+}
+
+impl ExecutionWorkspaceEvent {
+    /// The record with its required members, in the contract's order; every optional member starts absent.
+    #[must_use]
+    pub fn new(cause: ExecutionWorkspaceUpdateCause, snapshot: ExecutionWorkspaceSnapshot) -> Self {
+        Self {
+            cause,
+            entry_id: None,
+            snapshot,
+        }
+    }
+
+    /// The same record with `entry_id`.
+    #[must_use]
+    pub fn with_entry_id(mut self, entry_id: impl Into<String>) -> Self {
+        self.entry_id = Some(entry_id.into());
+        self
+    }
 }
 
 impl ExecutionWorkspaceEvent {
@@ -635,15 +925,25 @@ impl From<ExecutionWorkspaceEvent> for WorkspaceEventWire {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct ExecutionDetailCursor {
     /// How far into the detail. A negative or fractional offset fails to decode.
     pub offset: u64,
+}
+
+impl ExecutionDetailCursor {
+    /// The position `offset`.
+    #[must_use]
+    pub const fn new(offset: u64) -> Self {
+        Self { offset }
+    }
 }
 
 /// One record of an entry's detail view (`IExecutionDetailRecord`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct ExecutionDetailRecord {
     /// The record's id.
     pub id: String,
@@ -665,10 +965,43 @@ pub struct ExecutionDetailRecord {
     pub source_id: Option<String>,
 }
 
+impl ExecutionDetailRecord {
+    /// The record with its required members, in the contract's order; every optional member starts absent.
+    #[must_use]
+    pub fn new(
+        id: impl Into<String>,
+        kind: ExecutionDetailRecordKind,
+        text: impl Into<String>,
+    ) -> Self {
+        Self {
+            id: id.into(),
+            kind,
+            text: text.into(),
+            timestamp: None,
+            source_id: None,
+        }
+    }
+
+    /// The same record with `timestamp`.
+    #[must_use]
+    pub fn with_timestamp(mut self, timestamp: impl Into<String>) -> Self {
+        self.timestamp = Some(timestamp.into());
+        self
+    }
+
+    /// The same record with `source_id`.
+    #[must_use]
+    pub fn with_source_id(mut self, source_id: impl Into<String>) -> Self {
+        self.source_id = Some(source_id.into());
+        self
+    }
+}
+
 /// One page of an entry's detail (`IExecutionDetailPage`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct ExecutionDetailPage {
     /// The entry the page belongs to.
     pub entry_id: String,
@@ -688,13 +1021,52 @@ pub struct ExecutionDetailPage {
     pub records: Vec<ExecutionDetailRecord>,
 }
 
+impl ExecutionDetailPage {
+    /// The record with its required members, in the contract's order; every optional member starts absent.
+    #[must_use]
+    pub fn new(entry_id: impl Into<String>, records: Vec<ExecutionDetailRecord>) -> Self {
+        Self {
+            entry_id: entry_id.into(),
+            cursor: None,
+            next_cursor: None,
+            records,
+        }
+    }
+
+    /// The same record with `cursor`.
+    #[must_use]
+    pub fn with_cursor(mut self, cursor: ExecutionDetailCursor) -> Self {
+        self.cursor = Some(cursor);
+        self
+    }
+
+    /// The same record with `next_cursor`.
+    #[must_use]
+    pub fn with_next_cursor(mut self, next_cursor: ExecutionDetailCursor) -> Self {
+        self.next_cursor = Some(next_cursor);
+        self
+    }
+}
+
 /// Names one entry by what it shows (`IExecutionWorkspaceEntryRef`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct ExecutionWorkspaceEntryRef {
     /// What the entry shows.
     pub kind: ExecutionEntryKind,
     /// The session, task or group id.
     pub source_id: String,
+}
+
+impl ExecutionWorkspaceEntryRef {
+    /// The entry showing `kind` `source_id`.
+    #[must_use]
+    pub fn new(kind: ExecutionEntryKind, source_id: impl Into<String>) -> Self {
+        Self {
+            kind,
+            source_id: source_id.into(),
+        }
+    }
 }

@@ -97,6 +97,7 @@ impl BackgroundJobGroupState {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct CreateMainThreadEntryInput {
     /// The session.
     pub session_id: String,
@@ -120,6 +121,42 @@ pub struct CreateMainThreadEntryInput {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub pending_request: Option<ExecutionPendingRequest>,
+}
+
+impl CreateMainThreadEntryInput {
+    /// The record with its required members, in the contract's order; every optional member starts absent.
+    #[must_use]
+    pub fn new(
+        session_id: impl Into<String>,
+        is_executing: bool,
+        has_pending_prompt: bool,
+        history_length: u64,
+        updated_at: impl Into<String>,
+    ) -> Self {
+        Self {
+            session_id: session_id.into(),
+            is_executing,
+            has_pending_prompt,
+            history_length,
+            updated_at: updated_at.into(),
+            preview: None,
+            pending_request: None,
+        }
+    }
+
+    /// The same record with `preview`.
+    #[must_use]
+    pub fn with_preview(mut self, preview: impl Into<String>) -> Self {
+        self.preview = Some(preview.into());
+        self
+    }
+
+    /// The same record with `pending_request`.
+    #[must_use]
+    pub fn with_pending_request(mut self, pending_request: ExecutionPendingRequest) -> Self {
+        self.pending_request = Some(pending_request);
+        self
+    }
 }
 
 impl CreateMainThreadEntryInput {
@@ -170,6 +207,7 @@ string_enum! {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct ExecutionSelfPacedLoopSummary {
     /// The loop's stable id (what `/loop stop` takes).
     pub loop_id: String,
@@ -194,6 +232,40 @@ pub struct ExecutionSelfPacedLoopSummary {
 }
 
 impl ExecutionSelfPacedLoopSummary {
+    /// The record with its required members, in the contract's order; every optional member starts absent.
+    #[must_use]
+    pub fn new(
+        loop_id: impl Into<String>,
+        instruction: impl Into<String>,
+        phase: ExecutionSelfPacedLoopPhase,
+        created_at: impl Into<String>,
+    ) -> Self {
+        Self {
+            loop_id: loop_id.into(),
+            instruction: instruction.into(),
+            phase,
+            created_at: created_at.into(),
+            delay_seconds: None,
+            reason: None,
+        }
+    }
+
+    /// The same record with `delay_seconds`.
+    #[must_use]
+    pub fn with_delay_seconds(mut self, delay_seconds: u64) -> Self {
+        self.delay_seconds = Some(delay_seconds);
+        self
+    }
+
+    /// The same record with `reason`.
+    #[must_use]
+    pub fn with_reason(mut self, reason: impl Into<String>) -> Self {
+        self.reason = Some(reason.into());
+        self
+    }
+}
+
+impl ExecutionSelfPacedLoopSummary {
     /// True when the loop needs an entry of its own: a `pending` or `running` iteration has no
     /// task behind it. A `waiting` loop is shown by its wake-timer task, and a `stopped` or
     /// `expired` one has nothing left to show.
@@ -210,6 +282,7 @@ impl ExecutionSelfPacedLoopSummary {
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct CreateExecutionWorkspaceSnapshotInput {
     /// The session.
     pub session_id: String,
@@ -239,10 +312,56 @@ pub struct CreateExecutionWorkspaceSnapshotInput {
     pub filter: Option<ExecutionWorkspaceFilter>,
 }
 
+impl CreateExecutionWorkspaceSnapshotInput {
+    /// The record with its required members, in the contract's order; every optional member starts absent.
+    #[must_use]
+    pub fn new(
+        session_id: impl Into<String>,
+        main_thread: CreateMainThreadEntryInput,
+        tasks: Vec<BackgroundTaskState>,
+        groups: Vec<BackgroundJobGroupState>,
+    ) -> Self {
+        Self {
+            session_id: session_id.into(),
+            main_thread,
+            tasks,
+            groups,
+            self_paced_loops: None,
+            selected_entry_id: None,
+            filter: None,
+        }
+    }
+
+    /// The same record with `self_paced_loops`.
+    #[must_use]
+    pub fn with_self_paced_loops(
+        mut self,
+        self_paced_loops: Vec<ExecutionSelfPacedLoopSummary>,
+    ) -> Self {
+        self.self_paced_loops = Some(self_paced_loops);
+        self
+    }
+
+    /// The same record with `selected_entry_id`.
+    #[must_use]
+    pub fn with_selected_entry_id(mut self, selected_entry_id: impl Into<String>) -> Self {
+        self.selected_entry_id = Some(selected_entry_id.into());
+        self
+    }
+
+    /// The same record with `filter`.
+    #[must_use]
+    pub fn with_filter(mut self, filter: ExecutionWorkspaceFilter) -> Self {
+        self.filter = Some(filter);
+        self
+    }
+}
+
 /// What a main-thread detail page is made from (`ICreateMainThreadDetailPageInput`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct CreateMainThreadDetailPageInput {
     /// The entry the page is for.
     pub entry_id: String,
@@ -262,11 +381,39 @@ pub struct CreateMainThreadDetailPageInput {
     pub pending_request: Option<ExecutionPendingRequest>,
 }
 
+impl CreateMainThreadDetailPageInput {
+    /// The record with its required members, in the contract's order; every optional member starts absent.
+    #[must_use]
+    pub fn new(entry_id: impl Into<String>, history: Vec<HistoryEntry>) -> Self {
+        Self {
+            entry_id: entry_id.into(),
+            history,
+            cursor: None,
+            pending_request: None,
+        }
+    }
+
+    /// The same record with `cursor`.
+    #[must_use]
+    pub fn with_cursor(mut self, cursor: ExecutionDetailCursor) -> Self {
+        self.cursor = Some(cursor);
+        self
+    }
+
+    /// The same record with `pending_request`.
+    #[must_use]
+    pub fn with_pending_request(mut self, pending_request: ExecutionPendingRequest) -> Self {
+        self.pending_request = Some(pending_request);
+        self
+    }
+}
+
 /// What a detail page of plain lines is made from (`ICreateLineDetailPageInput`), e.g. a
 /// task's log page.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct CreateLineDetailPageInput {
     /// The entry the page is for.
     pub entry_id: String,
@@ -290,4 +437,39 @@ pub struct CreateLineDetailPageInput {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub kind: Option<ExecutionDetailRecordKind>,
+}
+
+impl CreateLineDetailPageInput {
+    /// The record with its required members, in the contract's order; every optional member starts absent.
+    #[must_use]
+    pub fn new(entry_id: impl Into<String>, lines: Vec<String>) -> Self {
+        Self {
+            entry_id: entry_id.into(),
+            lines,
+            cursor: None,
+            next_cursor: None,
+            kind: None,
+        }
+    }
+
+    /// The same record with `cursor`.
+    #[must_use]
+    pub fn with_cursor(mut self, cursor: BackgroundTaskLogCursor) -> Self {
+        self.cursor = Some(cursor);
+        self
+    }
+
+    /// The same record with `next_cursor`.
+    #[must_use]
+    pub fn with_next_cursor(mut self, next_cursor: BackgroundTaskLogCursor) -> Self {
+        self.next_cursor = Some(next_cursor);
+        self
+    }
+
+    /// The same record with `kind`.
+    #[must_use]
+    pub fn with_kind(mut self, kind: ExecutionDetailRecordKind) -> Self {
+        self.kind = Some(kind);
+        self
+    }
 }

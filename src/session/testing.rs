@@ -673,18 +673,15 @@ impl TestInteractiveSession {
     /// The group every group member of the double answers with: empty, completed, `wait_all`,
     /// owned by this session.
     fn empty_group(&self) -> BackgroundJobGroupState {
-        BackgroundJobGroupState {
-            id: String::new(),
-            parent_session_id: self.session_id(),
-            wait_policy: BackgroundJobWaitPolicy::WaitAll,
-            task_ids: Vec::new(),
-            status: BackgroundJobGroupStatus::Completed,
-            created_at: String::from(TEST_TIMESTAMP),
-            updated_at: String::from(TEST_TIMESTAMP),
-            label: None,
-            completed_at: None,
-            results: Vec::new(),
-        }
+        BackgroundJobGroupState::new(
+            String::new(),
+            self.session_id(),
+            BackgroundJobWaitPolicy::WaitAll,
+            Vec::new(),
+            BackgroundJobGroupStatus::Completed,
+            TEST_TIMESTAMP,
+            TEST_TIMESTAMP,
+        )
     }
 }
 
@@ -991,12 +988,7 @@ impl SessionExecutionWorkspace for TestInteractiveSession {
         &self,
         _options: &ExecutionWorkspaceSnapshotOptions,
     ) -> ExecutionWorkspaceSnapshot {
-        ExecutionWorkspaceSnapshot {
-            session_id: self.session_id(),
-            selected_entry_id: None,
-            updated_at: String::from(TEST_TIMESTAMP),
-            entries: Vec::new(),
-        }
+        ExecutionWorkspaceSnapshot::new(self.session_id(), TEST_TIMESTAMP, Vec::new())
     }
 }
 
@@ -1009,12 +1001,9 @@ impl SessionExecutionDetail for TestInteractiveSession {
         entry_id: &str,
         cursor: Option<ExecutionDetailCursor>,
     ) -> Result<ExecutionDetailPage, ErrorValue> {
-        Ok(ExecutionDetailPage {
-            entry_id: String::from(entry_id),
-            cursor,
-            next_cursor: None,
-            records: Vec::new(),
-        })
+        let mut page = ExecutionDetailPage::new(entry_id, Vec::new());
+        page.cursor = cursor;
+        Ok(page)
     }
 }
 
@@ -1042,38 +1031,20 @@ impl SessionAgentJobs for TestInteractiveSession {
         &self,
         _input: AgentJobSpawnInput,
     ) -> Result<SubagentJobState, ErrorValue> {
-        Ok(SubagentJobState {
-            job: JobStateFields {
-                id: String::from("agent_1"),
-                label: String::from("general-purpose"),
-                parent_session_id: self.session_id(),
-                mode: BackgroundTaskMode::Background,
-                depth: 1,
-                pid: None,
-                cwd: self.cwd.clone(),
-                isolation: None,
-                resume_session_id: None,
-                worktree_path: None,
-                branch_name: None,
-                worktree_status: None,
-                worktree_next_action: None,
-                worktree_base_revision: None,
-                parent_worktree_status: None,
-                log_path: None,
-                transcript_path: None,
-                started_at: None,
-                updated_at: String::from(TEST_TIMESTAMP),
-                completed_at: None,
-                timeout_reason: None,
-                metadata: None,
-            },
-            agent_type: String::from("general-purpose"),
-            status: SubagentJobStatus::Running,
-            prompt_preview: String::new(),
-            current_tool: None,
-            result: None,
-            error: None,
-        })
+        Ok(SubagentJobState::new(
+            JobStateFields::new(
+                "agent_1",
+                "general-purpose",
+                self.session_id(),
+                BackgroundTaskMode::Background,
+                1,
+                self.cwd.clone(),
+                TEST_TIMESTAMP,
+            ),
+            "general-purpose",
+            SubagentJobStatus::Running,
+            String::new(),
+        ))
     }
 
     async fn send_agent_job(&self, _task_id: &str, _prompt: &str) -> Result<(), ErrorValue> {

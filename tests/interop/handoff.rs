@@ -86,18 +86,15 @@ fn handoff_golden_fixtures() {
 /// with the vectors' acknowledgement).
 fn walked(wire: &Value) -> HandoffTransaction {
     let handoff_id = wire["handoffId"].as_str().expect("id");
-    let manifest = HandoffManifest {
-        handoff_id: handoff_id.to_string(),
-        session_id: wire["sessionId"].as_str().expect("session").to_string(),
-        source_device_id: "device_source".to_string(),
-        destination_device_id: "device_destination".to_string(),
-        inventory: Vec::new(),
-        integrity: HandoffIntegrity {
-            digest: "abc".to_string(),
-            byte_length: 10,
-        },
-        offered_at: 1,
-    };
+    let manifest = HandoffManifest::new(
+        handoff_id,
+        wire["sessionId"].as_str().expect("session"),
+        "device_source",
+        "device_destination",
+        Vec::new(),
+        HandoffIntegrity::new("abc", 10),
+        1,
+    );
     let phase: HandoffPhase = typed(&wire["phase"]).expect("a known phase");
     let mut tx = begin_handoff(&manifest);
     let path: &[HandoffAdvance] = match phase {
@@ -140,10 +137,10 @@ fn detail_of(value: &Value) -> HandoffTransitionDetail {
         return HandoffTransitionDetail::none();
     }
     let value = unmark(value);
-    HandoffTransitionDetail {
-        refusal: typed(&value["refusal"]).expect("a refusal or null"),
-        detail: value["detail"].as_str().map(str::to_string),
-    }
+    let mut detail = HandoffTransitionDetail::none();
+    detail.refusal = typed(&value["refusal"]).expect("a refusal or null");
+    detail.detail = value["detail"].as_str().map(str::to_string);
+    detail
 }
 
 /// The transaction JSON as the reference's, without the ack the crate keeps on a committed
@@ -486,16 +483,17 @@ fn handoff_offer_vectors() {
         };
         let fields = &input["input"];
         let text = |key: &str| fields[key].as_str().expect("an id").to_string();
-        let offer = PrepareHandoffOfferInput {
-            handoff_id: text("handoffId"),
-            session_id: text("sessionId"),
-            source_device_id: text("sourceDeviceId"),
-            destination_device_id: text("destinationDeviceId"),
+        let request = HandoffManifestRequest::new(
+            text("handoffId"),
+            text("sessionId"),
+            text("sourceDeviceId"),
+            text("destinationDeviceId"),
             record,
             runtime,
-            integrity: typed(&fields["integrity"]).expect("integrity"),
-            offered_at: fields["offeredAt"].as_u64().expect("a time"),
-        };
+            fields["offeredAt"].as_u64().expect("a time"),
+        );
+        let offer =
+            PrepareHandoffOfferInput::new(request, typed(&fields["integrity"]).expect("integrity"));
         let integrity = offer.integrity.clone();
         let result = prepare_handoff_offer(offer);
         let mut expected = returns.clone();
@@ -636,13 +634,8 @@ impl HandoffSourceComposition for StandIn {
     ) -> Result<SealedRecord, std::convert::Infallible> {
         effect(&self.effects, serde_json::json!({"call": "sealRecord"}));
         let serialized = serde_json::to_string(record).expect("encodes");
-        Ok(SealedRecord {
-            integrity: HandoffIntegrity {
-                digest: digest(&serialized),
-                byte_length: serialized.len() as u64,
-            },
-            serialized,
-        })
+        let integrity = HandoffIntegrity::new(digest(&serialized), serialized.len() as u64);
+        Ok(SealedRecord::new(serialized, integrity))
     }
 
     fn chunk(&self, handoff_id: &str, serialized: &str) -> Vec<HandoffChunkFrame> {
@@ -888,24 +881,24 @@ fn check_source(name: &str, input: &Value, output: &Value) -> usize {
     let switched = Rc::new(Cell::new(0u32));
     let counter = switched.clone();
     let read_only_effects = effects.clone();
-    let mut source = HandoffSource::new(HandoffSourceOptions {
-        composition: StandIn {
+    let mut source = HandoffSource::new(HandoffSourceOptions::new(
+        StandIn {
             effects: effects.clone(),
             chunk_chars: input["chunkChars"].as_u64().expect("chunk size") as usize,
         },
-        carrier: StandInCarrier {
+        StandInCarrier {
             effects: effects.clone(),
             fails: input["carrierFails"].as_str().map(str::to_string),
             frames: RefCell::new(Vec::new()),
         },
-        on_read_only: move || {
+        move || {
             counter.set(counter.get() + 1);
             effect(
                 &read_only_effects,
                 serde_json::json!({"call": "onReadOnly"}),
             );
         },
-    });
+    ));
     let mut departures = 0;
     let ops = input["ops"].as_array().expect("ops");
     let trace = output["trace"].as_array().expect("trace");
@@ -1005,24 +998,25 @@ fn check_destination(name: &str, input: &Value, output: &Value) -> usize {
     let effects = Effects::default();
     let config = &input["config"];
     assert_eq!(config["now"], 1234);
-    let mut destination: StandInDestination = HandoffDestination::new(HandoffDestinationOptions {
-        composition: StandIn {
-            effects: effects.clone(),
-            chunk_chars: 40,
-        },
-        resolve_credential: Configured {
-            effects: effects.clone(),
-            call: "resolveCredential",
-            answer: config["credential"].clone(),
-        },
-        persist: Configured {
-            effects: effects.clone(),
-            call: "persist",
-            answer: config["persist"].clone(),
-        },
-        clock: (|| 1234) as fn() -> u64,
-        device_id: "desktop".to_string(),
-    });
+    let mut destination: StandInDestination =
+        HandoffDestination::new(HandoffDestinationOptions::new(
+            StandIn {
+                effects: effects.clone(),
+                chunk_chars: 40,
+            },
+            Configured {
+                effects: effects.clone(),
+                call: "resolveCredential",
+                answer: config["credential"].clone(),
+            },
+            Configured {
+                effects: effects.clone(),
+                call: "persist",
+                answer: config["persist"].clone(),
+            },
+            (|| 1234) as fn() -> u64,
+            "desktop".to_string(),
+        ));
     let mut departures = 0;
     let mut first_ack: Option<*const HandoffCommitAck> = None;
     let ops = input["ops"].as_array().expect("ops");
@@ -1125,36 +1119,37 @@ fn check_end_to_end(name: &str, input: &Value, output: &Value) {
     let effects = Effects::default();
     let switched = Rc::new(Cell::new(0u32));
     let counter = switched.clone();
-    let mut source = HandoffSource::new(HandoffSourceOptions {
-        composition: StandIn {
+    let mut source = HandoffSource::new(HandoffSourceOptions::new(
+        StandIn {
             effects: effects.clone(),
             chunk_chars: 40,
         },
-        carrier: StandInCarrier {
+        StandInCarrier {
             effects: effects.clone(),
             fails: None,
             frames: RefCell::new(Vec::new()),
         },
-        on_read_only: move || counter.set(counter.get() + 1),
-    });
-    let mut destination: StandInDestination = HandoffDestination::new(HandoffDestinationOptions {
-        composition: StandIn {
-            effects: effects.clone(),
-            chunk_chars: 40,
-        },
-        resolve_credential: Configured {
-            effects: effects.clone(),
-            call: "resolveCredential",
-            answer: Value::Bool(true),
-        },
-        persist: Configured {
-            effects: effects.clone(),
-            call: "persist",
-            answer: Value::Bool(true),
-        },
-        clock: (|| 1234) as fn() -> u64,
-        device_id: "desktop".to_string(),
-    });
+        move || counter.set(counter.get() + 1),
+    ));
+    let mut destination: StandInDestination =
+        HandoffDestination::new(HandoffDestinationOptions::new(
+            StandIn {
+                effects: effects.clone(),
+                chunk_chars: 40,
+            },
+            Configured {
+                effects: effects.clone(),
+                call: "resolveCredential",
+                answer: Value::Bool(true),
+            },
+            Configured {
+                effects: effects.clone(),
+                call: "persist",
+                answer: Value::Bool(true),
+            },
+            (|| 1234) as fn() -> u64,
+            "desktop".to_string(),
+        ));
     let request: HandoffManifestRequest = typed(&input["request"]).expect("a request");
     assert_same(
         name,

@@ -219,10 +219,9 @@ fn connection_authority_vectors() {
             let signal = signal_of(name, signal_mode);
             let harness = harness(reply, &signal);
             let authority = ConnectionAuthority::new(peer_of(name, input), reply.map(|_| &harness));
-            let options = AuthorizeOptions {
-                summary,
-                signal: signal_mode.map(|_| &*signal as &dyn AbortSignal),
-            };
+            let mut options = AuthorizeOptions::new();
+            options.summary = summary;
+            options.signal = signal_mode.map(|_| &*signal as &dyn AbortSignal);
             let decision = json(&block_on(authority.authorize(capability, options)));
             assert_same(name, &decision, &output["decision"]);
             assert_same(name, &questions(&harness), &output["questions"]);
@@ -322,10 +321,9 @@ fn check_session(name: &str, input: &Value, output: &Value) {
                 if let Some(summary) = summary {
                     entry.insert(s("summary"), Value::from(summary));
                 }
-                let options = AuthorizeOptions {
-                    summary,
-                    signal: raised.get().then_some(&raised as &dyn AbortSignal),
-                };
+                let mut options = AuthorizeOptions::new();
+                options.summary = summary;
+                options.signal = raised.get().then_some(&raised as &dyn AbortSignal);
                 let decision = block_on(authority.authorize(capability, options));
                 entry.insert(s("decision"), json(&decision));
             }
@@ -548,10 +546,7 @@ fn authority_golden_fixtures() {
                     &literal,
                 );
                 // ... and the crate builds the same turn without it (departure 7).
-                let request = DelegationRequest {
-                    request_id: s("r1"),
-                    task: s("clean up"),
-                };
+                let request = DelegationRequest::new("r1", "clean up");
                 let harness = Harness::new(Reply::Yes);
                 let peer = ConnectionPeer {
                     device_id: Some(s("dev-laptop")),

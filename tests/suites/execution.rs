@@ -14,50 +14,26 @@ use crate::support::s;
 use crate::support::{golden, json_eq, rejects, to_json};
 
 fn request_base() -> BackgroundTaskRequestBase {
-    BackgroundTaskRequestBase {
-        label: s("explore"),
-        mode: BackgroundTaskMode::Foreground,
-        parent_session_id: s("sess-1"),
-        parent_task_id: None,
-        depth: 1,
-        cwd: s("/work/repo"),
-        timeout_ms: None,
-        idle_timeout_ms: None,
-        max_runtime_ms: None,
-        metadata: None,
-    }
+    BackgroundTaskRequestBase::new(
+        "explore",
+        BackgroundTaskMode::Foreground,
+        "sess-1",
+        1,
+        "/work/repo",
+    )
 }
 
 fn agent_request() -> AgentBackgroundTaskRequest {
-    AgentBackgroundTaskRequest {
-        base: request_base(),
-        agent_type: s("explorer"),
-        prompt: s("Find the config loader."),
-        model: None,
-        effort: None,
-        isolation: None,
-        resume_session_id: None,
-        allowed_tools: None,
-        disallowed_tools: None,
-        permission_policy: BackgroundPermissionPolicy::Deny,
-        provider_profile: None,
-        output_limit_bytes: None,
-        max_text_deltas: None,
-        repetition_window: None,
-        repetition_threshold: None,
-    }
+    AgentBackgroundTaskRequest::new(
+        request_base(),
+        "explorer",
+        "Find the config loader.",
+        BackgroundPermissionPolicy::Deny,
+    )
 }
 
 fn origin() -> ExecutionOrigin {
-    ExecutionOrigin {
-        kind: ExecutionOriginKind::SlashCommand,
-        session_id: s("sess-1"),
-        turn_id: None,
-        command_name: None,
-        tool_call_id: None,
-        skill_id: None,
-        label: None,
-    }
+    ExecutionOrigin::new(ExecutionOriginKind::SlashCommand, "sess-1")
 }
 
 fn entry(
@@ -66,31 +42,16 @@ fn entry(
     title: &str,
     controls: &[ExecutionControl],
 ) -> ExecutionWorkspaceEntry {
-    ExecutionWorkspaceEntry {
-        id: alloc::format!("entry-{source_id}"),
-        source_id: s(source_id),
+    ExecutionWorkspaceEntry::new(
+        alloc::format!("entry-{source_id}"),
+        source_id,
         kind,
-        parent_id: None,
-        group_id: None,
-        origin: origin(),
-        task_kind: None,
-        status: ExecutionWorkspaceStatus::Task(BackgroundTaskStatus::Sleeping),
-        title: s(title),
-        subtitle: None,
-        preview: None,
-        current_action: None,
-        unread: false,
-        attention: ExecutionAttention::None,
-        visibility: ExecutionWorkspaceVisibility::Default,
-        updated_at: s("2026-09-24T12:00:00.000Z"),
-        controls: controls.to_vec(),
-        resume_session_id: None,
-        state: ExecutionNormalizedState::Working,
-        headline: None,
-        next_fire_at: None,
-        loop_id: None,
-        denied_tool_calls: None,
-    }
+        origin(),
+        ExecutionWorkspaceStatus::Task(BackgroundTaskStatus::Sleeping),
+        title,
+        "2026-09-24T12:00:00.000Z",
+    )
+    .with_controls(controls.to_vec())
 }
 
 /// The JSON object `value` encodes to (panics when it is not an object).
@@ -366,16 +327,7 @@ cases! {
         }
 
         fn provider_profile_debug_hides_the_api_key() {
-            let profile = SerializableProviderProfile {
-                profile_name: None,
-                provider_type: s("openai"),
-                model: s("gpt"),
-                api_key: Some(s("sk-secret-123")),
-                api_key_env: None,
-                base_url: None,
-                timeout: None,
-                options: None,
-            };
+            let profile = SerializableProviderProfile::new("openai", "gpt").with_api_key("sk-secret-123");
             let debug = alloc::format!("{profile:?}");
             assert!(!debug.contains("sk-secret-123"), "{debug}");
             assert!(debug.contains("<redacted>"));
@@ -560,8 +512,8 @@ cases! {
             let page: BackgroundTaskLogPage =
                 golden("log_page", include_str!("../golden/execution/log_page.json"));
             assert_eq!(page.task_id, "task-2");
-            assert_eq!(page.cursor, Some(BackgroundTaskLogCursor { offset: 100 }));
-            assert_eq!(page.next_cursor, Some(BackgroundTaskLogCursor { offset: 103 }));
+            assert_eq!(page.cursor, Some(BackgroundTaskLogCursor::new(100)));
+            assert_eq!(page.next_cursor, Some(BackgroundTaskLogCursor::new(103)));
             assert_eq!(page.lines.len(), 3);
             assert_eq!(page.lines[1], "ready on port 3000");
         }
@@ -605,14 +557,9 @@ cases! {
         }
 
         fn job_result_is_agent_result_minus_kind() {
-            let result: SubagentJobResult = AgentBackgroundTaskResult {
-                base: BackgroundTaskResultBase {
-                    task_id: s("task-8"),
-                    output: s("done"),
-                    metadata: None,
-                },
-                usage: Some(TokenUsage::new(1, 1, 2)),
-            };
+            let result: SubagentJobResult =
+                AgentBackgroundTaskResult::new(BackgroundTaskResultBase::new("task-8", "done"))
+                    .with_usage(TokenUsage::new(1, 1, 2));
             let mut with_kind = object(to_json(&result));
             assert_eq!(sorted_keys(&with_kind), ["output", "taskId", "usage"]);
             with_kind.insert(s("kind"), Value::from("agent"));
@@ -1051,15 +998,12 @@ cases! {
         fn job_state_shares_task_state_fields() {
             let task: BackgroundTaskState =
                 golden("task_state", include_str!("../golden/execution/task_state.json"));
-            let job = SubagentJobState {
-                job: task.job.clone(),
-                agent_type: s("general-purpose"),
-                status: SubagentJobStatus::from_task_status(task.status),
-                prompt_preview: s("Review the staged diff."),
-                current_tool: None,
-                result: None,
-                error: None,
-            };
+            let job = SubagentJobState::new(
+                task.job.clone(),
+                "general-purpose",
+                SubagentJobStatus::from_task_status(task.status),
+                "Review the staged diff.",
+            );
             let shared = object(to_json(&task.job));
             let task_json = object(to_json(&task));
             let job_json = object(to_json(&job));
@@ -1134,7 +1078,7 @@ cases! {
             assert_eq!(entry.state, ExecutionNormalizedState::Working);
             assert_eq!(
                 entry.headline,
-                Some(ExecutionHeadline { kind: ExecutionHeadlineKind::Activity, text: s("check CI") })
+                Some(ExecutionHeadline::new(ExecutionHeadlineKind::Activity, "check CI"))
             );
             assert_eq!(entry.next_fire_at.as_deref(), Some("2026-09-24T12:05:00.000Z"));
             assert_eq!(entry.loop_id.as_deref(), Some("loop-42"));
@@ -1205,8 +1149,8 @@ cases! {
             let page: ExecutionDetailPage =
                 golden("detail_page", include_str!("../golden/execution/detail_page.json"));
             assert_eq!(page.entry_id, "entry-task-10");
-            assert_eq!(page.cursor, Some(ExecutionDetailCursor { offset: 0 }));
-            assert_eq!(page.next_cursor, Some(ExecutionDetailCursor { offset: 2 }));
+            assert_eq!(page.cursor, Some(ExecutionDetailCursor::new(0)));
+            assert_eq!(page.next_cursor, Some(ExecutionDetailCursor::new(2)));
             assert_eq!(page.records.len(), 2);
             assert_eq!(page.records[0].kind, ExecutionDetailRecordKind::Message);
             assert_eq!(page.records[1].kind, ExecutionDetailRecordKind::Error);
@@ -1265,10 +1209,7 @@ cases! {
                 golden("entry_ref", include_str!("../golden/execution/entry_ref.json"));
             assert_eq!(
                 reference,
-                ExecutionWorkspaceEntryRef {
-                    kind: ExecutionEntryKind::BackgroundGroup,
-                    source_id: s("group-3"),
-                }
+                ExecutionWorkspaceEntryRef::new(ExecutionEntryKind::BackgroundGroup, "group-3")
             );
         }
 
@@ -1282,7 +1223,7 @@ cases! {
             assert!(input.history[0].is_chat());
             assert_eq!(input.history[0].kind, "user");
             assert_eq!(input.history[1].data, None);
-            assert_eq!(input.cursor, Some(ExecutionDetailCursor { offset: 0 }));
+            assert_eq!(input.cursor, Some(ExecutionDetailCursor::new(0)));
             assert_eq!(
                 input.pending_request.as_ref().map(|p| p.kind),
                 Some(ExecutionPendingRequestKind::Ask)
@@ -1296,8 +1237,8 @@ cases! {
             );
             assert_eq!(input.entry_id, "entry-task-2");
             assert_eq!(input.lines, vec![s("compiling"), s("ready")]);
-            assert_eq!(input.cursor, Some(BackgroundTaskLogCursor { offset: 10 }));
-            assert_eq!(input.next_cursor, Some(BackgroundTaskLogCursor { offset: 12 }));
+            assert_eq!(input.cursor, Some(BackgroundTaskLogCursor::new(10)));
+            assert_eq!(input.next_cursor, Some(BackgroundTaskLogCursor::new(12)));
             assert_eq!(input.kind, Some(ExecutionDetailRecordKind::ProcessOutput));
         }
 
@@ -1413,15 +1354,7 @@ cases! {
         }
 
         fn main_thread_state_follows_prompt_then_turn() {
-            let mut input = CreateMainThreadEntryInput {
-                session_id: s("sess-1"),
-                is_executing: false,
-                has_pending_prompt: false,
-                history_length: 0,
-                updated_at: s("t"),
-                preview: None,
-                pending_request: None,
-            };
+            let mut input = CreateMainThreadEntryInput::new("sess-1", false, false, 0, "t");
             assert_eq!(input.normalized_state(), ExecutionNormalizedState::Completed);
             input.is_executing = true;
             assert_eq!(input.normalized_state(), ExecutionNormalizedState::Working);
@@ -1429,23 +1362,19 @@ cases! {
             assert_eq!(input.normalized_state(), ExecutionNormalizedState::NeedsInput);
             input.has_pending_prompt = false;
             input.is_executing = false;
-            input.pending_request = Some(ExecutionPendingRequest {
-                kind: ExecutionPendingRequestKind::Ask,
-                text: s("Which file?"),
-            });
+            input.pending_request =
+                Some(ExecutionPendingRequest::new(ExecutionPendingRequestKind::Ask, "Which file?"));
             assert!(input.has_parked_prompt());
             assert_eq!(input.normalized_state(), ExecutionNormalizedState::NeedsInput);
         }
 
         fn self_paced_loops_need_an_entry_only_while_pending_or_running() {
-            let mut summary = ExecutionSelfPacedLoopSummary {
-                loop_id: s("loop-1"),
-                instruction: s("go"),
-                phase: ExecutionSelfPacedLoopPhase::Waiting,
-                created_at: s("t"),
-                delay_seconds: None,
-                reason: None,
-            };
+            let mut summary = ExecutionSelfPacedLoopSummary::new(
+                "loop-1",
+                "go",
+                ExecutionSelfPacedLoopPhase::Waiting,
+                "t",
+            );
             let mut listed = Vec::new();
             for phase in ExecutionSelfPacedLoopPhase::ALL {
                 summary.phase = *phase;

@@ -905,7 +905,7 @@ cases! {
             let session = D::new();
             let page = block_on(session.read_execution_workspace_detail(
                 "main",
-                Some(ExecutionDetailCursor { offset: 2 }),
+                Some(ExecutionDetailCursor::new(2)),
             ))
             .expect("reads");
             // The recorded TypeScript answer (`golden-fixtures.json`, session/execution-detail-page).

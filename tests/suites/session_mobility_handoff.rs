@@ -130,33 +130,28 @@ fn ack(handoff_id: &str) -> HandoffCommitAck {
 }
 
 fn request(handoff_id: &str) -> HandoffManifestRequest {
-    HandoffManifestRequest {
-        handoff_id: s(handoff_id),
-        session_id: s("session_1"),
-        source_device_id: s("laptop"),
-        destination_device_id: s("desktop"),
-        record: record(),
-        runtime: SourceRuntimeState::default(),
-        offered_at: 1000,
-    }
+    HandoffManifestRequest::new(
+        handoff_id,
+        "session_1",
+        "laptop",
+        "desktop",
+        record(),
+        SourceRuntimeState::new(),
+        1000,
+    )
 }
 
 /// The request of `manifest_request.json`.
 fn golden_request() -> HandoffManifestRequest {
     let mut golden = request("handoff_1");
-    golden.runtime = SourceRuntimeState {
-        subprocesses: 2,
-        uncommitted_changes: true,
-        ..SourceRuntimeState::default()
-    };
+    golden.runtime = SourceRuntimeState::new()
+        .with_subprocesses(2)
+        .with_uncommitted_changes(true);
     golden
 }
 
 fn busy() -> SourceRuntimeState {
-    SourceRuntimeState {
-        model_call_in_flight: true,
-        ..SourceRuntimeState::default()
-    }
+    SourceRuntimeState::new().with_model_call_in_flight(true)
 }
 
 /// A transaction walked to `phase` through the machine (committed with `ack("handoff_1")`).
@@ -241,14 +236,8 @@ impl HandoffSourceComposition for Host {
             return Err(Failure("sealing key unavailable"));
         }
         let serialized = seal_text(record);
-        let integrity = HandoffIntegrity {
-            digest: fnv(&serialized),
-            byte_length: serialized.len() as u64,
-        };
-        Ok(SealedRecord {
-            serialized,
-            integrity,
-        })
+        let integrity = HandoffIntegrity::new(fnv(&serialized), serialized.len() as u64);
+        Ok(SealedRecord::new(serialized, integrity))
     }
 
     fn chunk(&self, handoff_id: &str, serialized: &str) -> Vec<HandoffChunkFrame> {
@@ -497,11 +486,11 @@ type Source = HandoffSource<Host, Carrier, ReadOnly>;
 fn new_source(log: &Log) -> (Source, Rc<Cell<u32>>) {
     let switched = Rc::new(Cell::new(0));
     let counter = switched.clone();
-    let source = HandoffSource::new(HandoffSourceOptions {
-        composition: host(log),
-        carrier: carrier(log),
-        on_read_only: Box::new(move || counter.set(counter.get() + 1)) as ReadOnly,
-    });
+    let source = HandoffSource::new(HandoffSourceOptions::new(
+        host(log),
+        carrier(log),
+        Box::new(move || counter.set(counter.get() + 1)) as ReadOnly,
+    ));
     (source, switched)
 }
 
@@ -570,13 +559,13 @@ type Clock = fn() -> u64;
 type Destination = HandoffDestination<Host, Port, Port, Clock>;
 
 fn new_destination(log: &Log, credential: &[Answer], persist: &[Answer]) -> Destination {
-    HandoffDestination::new(HandoffDestinationOptions {
-        composition: host(log),
-        resolve_credential: port(log, "credential", credential),
-        persist: port(log, "persist", persist),
-        clock: (|| 1234) as Clock,
-        device_id: s("desktop"),
-    })
+    HandoffDestination::new(HandoffDestinationOptions::new(
+        host(log),
+        port(log, "credential", credential),
+        port(log, "persist", persist),
+        (|| 1234) as Clock,
+        "desktop",
+    ))
 }
 
 /// The sealed record of `record()` as the doubles seal it, and its chunks and manifest.
@@ -592,10 +581,7 @@ fn sealed(handoff_id: &str) -> (HandoffManifest, Vec<HandoffChunkFrame>) {
 /// A manifest and chunks for an arbitrary payload text (digest and length of that text).
 fn payload(text: &str) -> (HandoffManifest, Vec<HandoffChunkFrame>) {
     let mut manifest = manifest();
-    manifest.integrity = HandoffIntegrity {
-        digest: fnv(text),
-        byte_length: text.len() as u64,
-    };
+    manifest.integrity = HandoffIntegrity::new(fnv(text), text.len() as u64);
     (manifest, chunks_of("handoff_1", text, 40))
 }
 
@@ -655,19 +641,16 @@ fn prepare_input(
     record: InteractiveSessionRecord,
     runtime: SourceRuntimeState,
 ) -> PrepareHandoffOfferInput {
-    PrepareHandoffOfferInput {
-        handoff_id: s("handoff_1"),
-        session_id: s("session_1"),
-        source_device_id: s("source"),
-        destination_device_id: s("destination"),
+    let request = HandoffManifestRequest::new(
+        "handoff_1",
+        "session_1",
+        "source",
+        "destination",
         record,
         runtime,
-        integrity: HandoffIntegrity {
-            digest: s("digest"),
-            byte_length: 123,
-        },
-        offered_at: 1,
-    }
+        1,
+    );
+    PrepareHandoffOfferInput::new(request, HandoffIntegrity::new("digest", 123))
 }
 
 const ILLEGAL_SUFFIX: &str = ". Refused rather than ignored: an ignored transition leaves the \
@@ -736,18 +719,14 @@ cases! {
             full.cwd = s("/home/alice/project");
             let mut input = prepare_input(
                 full,
-                SourceRuntimeState {
-                    subprocesses: 2,
-                    uncommitted_changes: true,
-                    ..SourceRuntimeState::default()
-                },
+                SourceRuntimeState::new()
+                    .with_subprocesses(2)
+                    .with_uncommitted_changes(true),
             );
             input.source_device_id = s("laptop");
             input.destination_device_id = s("desktop");
-            input.integrity = HandoffIntegrity {
-                digest: s("zzUC9IGB8gTqeB30wn0q4Wbza9RVw2sv4HEL02dhTy4"),
-                byte_length: 138,
-            };
+            input.integrity =
+                HandoffIntegrity::new("zzUC9IGB8gTqeB30wn0q4Wbza9RVw2sv4HEL02dhTy4", 138);
             input.offered_at = 1000;
             assert_eq!(built(prepare_handoff_offer(input)), golden);
             assert_eq!(golden.inventory.len(), 9);
@@ -758,10 +737,7 @@ cases! {
             assert!(fixture.inventory.is_empty());
             assert_eq!(
                 fixture.integrity,
-                HandoffIntegrity {
-                    digest: s("abc"),
-                    byte_length: 10
-                }
+                HandoffIntegrity::new("abc", 10)
             );
             let ack_golden: HandoffCommitAck = golden("ack", GOLDEN_ACK);
             assert_eq!(ack_golden, ack("handoff_1"));
@@ -803,12 +779,11 @@ cases! {
             let runtime: SourceRuntimeState = golden("runtime", GOLDEN_RUNTIME);
             assert_eq!(
                 runtime,
-                SourceRuntimeState {
-                    model_call_in_flight: true,
-                    tool_calls_in_flight: 2,
-                    subprocesses: 1,
-                    uncommitted_changes: true,
-                }
+                SourceRuntimeState::new()
+                    .with_model_call_in_flight(true)
+                    .with_tool_calls_in_flight(2)
+                    .with_subprocesses(1)
+                    .with_uncommitted_changes(true)
             );
             assert_eq!(
                 to_json(&SourceRuntimeState::default()),
@@ -1064,10 +1039,7 @@ cases! {
                     "{name}: expected {expected}, wrote {actual}"
                 );
             };
-            let payload = HandoffPayload {
-                handoff_id: s("handoff_1"),
-                record: record(),
-            };
+            let payload = HandoffPayload::new("handoff_1", record());
             expect("payload", to_json(&payload), GOLDEN_PAYLOAD);
             let input = prepare_input(record(), SourceRuntimeState::default());
             expect("prepare input", to_json(&input), GOLDEN_PREPARE_INPUT);
@@ -1112,10 +1084,7 @@ cases! {
                 HandoffTransitionDetail::none(),
                 HandoffTransitionDetail::refusal(HandoffRefusal::TimedOut)
                     .with_detail("peer disconnected"),
-                HandoffTransitionDetail {
-                    refusal: None,
-                    detail: Some(s("only a detail")),
-                },
+                HandoffTransitionDetail::none().with_detail("only a detail"),
                 HandoffTransitionDetail::refusal(HandoffRefusal::Cancelled),
             ];
             let mut checked = 0;
@@ -1158,10 +1127,7 @@ cases! {
             );
             let _ = tx.advance(
                 HandoffAdvance::Staged,
-                HandoffTransitionDetail {
-                    refusal: None,
-                    detail: Some(s("verified")),
-                },
+                HandoffTransitionDetail::none().with_detail("verified"),
             );
             assert_eq!(tx.refusal(), Some(HandoffRefusal::TimedOut));
             assert_eq!(tx.detail(), Some("verified"));
@@ -1171,12 +1137,9 @@ cases! {
             );
             assert_eq!(
                 handoff_outcome(&tx),
-                HandoffOutcome {
-                    handoff_id: s("handoff_1"),
-                    phase: HandoffPhase::Abandoned,
-                    refusal: Some(HandoffRefusal::Cancelled),
-                    detail: Some(s("verified")),
-                }
+                HandoffOutcome::new("handoff_1", HandoffPhase::Abandoned)
+                    .with_refusal(HandoffRefusal::Cancelled)
+                    .with_detail("verified")
             );
         }
 
@@ -1332,11 +1295,10 @@ cases! {
         }
 
         fn committed_means_committed_and_unrefused() {
-            let outcome = |phase: HandoffPhase, refusal: Option<HandoffRefusal>| HandoffOutcome {
-                handoff_id: s("h"),
-                phase,
-                refusal,
-                detail: None,
+            let outcome = |phase: HandoffPhase, refusal: Option<HandoffRefusal>| {
+                let mut outcome = HandoffOutcome::new("h", phase);
+                outcome.refusal = refusal;
+                outcome
             };
             assert!(is_handoff_committed(&outcome(
                 HandoffPhase::Committed,
@@ -1364,12 +1326,11 @@ cases! {
                 for tools in 0..3 {
                     for subprocesses in 0..3 {
                         for uncommitted in [false, true] {
-                            let runtime = SourceRuntimeState {
-                                model_call_in_flight: model,
-                                tool_calls_in_flight: tools,
-                                subprocesses,
-                                uncommitted_changes: uncommitted,
-                            };
+                            let runtime = SourceRuntimeState::new()
+                                .with_model_call_in_flight(model)
+                                .with_tool_calls_in_flight(tools)
+                                .with_subprocesses(subprocesses)
+                                .with_uncommitted_changes(uncommitted);
                             let readiness = assess_handoff_readiness(&runtime);
                             if model || tools > 0 {
                                 assert_eq!(
@@ -1414,11 +1375,9 @@ cases! {
         }
 
         fn local_state_is_inventoried_and_the_integrity_passes_through() {
-            let runtime = SourceRuntimeState {
-                subprocesses: 2,
-                uncommitted_changes: true,
-                ..SourceRuntimeState::default()
-            };
+            let runtime = SourceRuntimeState::new()
+                .with_subprocesses(2)
+                .with_uncommitted_changes(true);
             let input = prepare_input(record(), runtime);
             let integrity = input.integrity.clone();
             let manifest = built(prepare_handoff_offer(input));
@@ -1597,11 +1556,9 @@ cases! {
         fn every_item_carries_its_kinds_disposition() {
             let mut everything = full_record();
             everything.sandbox_snapshot_id = Some(s("snap"));
-            let runtime = SourceRuntimeState {
-                subprocesses: 1,
-                uncommitted_changes: true,
-                ..SourceRuntimeState::default()
-            };
+            let runtime = SourceRuntimeState::new()
+                .with_subprocesses(1)
+                .with_uncommitted_changes(true);
             let inventory = handoff_inventory(&everything, &runtime);
             assert_eq!(inventory.len(), HandoffStateKind::ALL.len());
             for (item, kind) in inventory.iter().zip(HandoffStateKind::ALL) {
@@ -1648,12 +1605,7 @@ cases! {
             let outcome = block_on(source.transfer()).expect("sent");
             assert_eq!(
                 outcome,
-                HandoffOutcome {
-                    handoff_id: s("handoff_1"),
-                    phase: HandoffPhase::Transferring,
-                    refusal: None,
-                    detail: None
-                }
+                HandoffOutcome::new("handoff_1", HandoffPhase::Transferring)
             );
             assert_eq!(
                 entries(&log)[1..],
@@ -1691,11 +1643,9 @@ cases! {
             let log = Log::default();
             let (mut source, _) = new_source(&log);
             let mut busy_local = request("handoff_1");
-            busy_local.runtime = SourceRuntimeState {
-                subprocesses: 2,
-                uncommitted_changes: true,
-                ..SourceRuntimeState::default()
-            };
+            busy_local.runtime = SourceRuntimeState::new()
+                .with_subprocesses(2)
+                .with_uncommitted_changes(true);
             assert_eq!(source.offer(busy_local), Ok(SourceOfferOutcome::Started));
             let (expected, _) = sealed("handoff_1");
             let manifest = source.manifest().expect("open");
@@ -1713,12 +1663,9 @@ cases! {
             assert_eq!(
                 answer,
                 SourceOfferOutcome::Refused {
-                    outcome: HandoffOutcome {
-                        handoff_id: s("handoff_1"),
-                        phase: HandoffPhase::Abandoned,
-                        refusal: Some(HandoffRefusal::InFlightWork),
-                        detail: Some(s(IN_FLIGHT_WORK_DETAIL)),
-                    }
+                    outcome: HandoffOutcome::new("handoff_1", HandoffPhase::Abandoned)
+                        .with_refusal(HandoffRefusal::InFlightWork)
+                        .with_detail(IN_FLIGHT_WORK_DETAIL)
                 }
             );
             assert!(
@@ -1822,14 +1769,9 @@ cases! {
             let other = source.apply_ack(&ack("handoff_2")).expect("open");
             assert_eq!(
                 other,
-                HandoffOutcome {
-                    handoff_id: s("handoff_1"),
-                    phase: HandoffPhase::Transferring,
-                    refusal: None,
-                    detail: Some(s(
-                        "acknowledgement is for hand-off 'handoff_2', not 'handoff_1'. An ack from another transfer must never move this one."
-                    )),
-                }
+                HandoffOutcome::new("handoff_1", HandoffPhase::Transferring).with_detail(
+                    "acknowledgement is for hand-off 'handoff_2', not 'handoff_1'. An ack from another transfer must never move this one."
+                )
             );
             assert_eq!(source.transaction(), Some(&before));
             assert!(source.is_authoritative());
@@ -1907,15 +1849,15 @@ cases! {
             let log = Log::default();
             let (mut source, _) = new_source(&log);
             let _ = source.offer(request("handoff_1"));
-            let mut failing = HandoffSource::new(HandoffSourceOptions {
-                composition: Host {
+            let mut failing = HandoffSource::new(HandoffSourceOptions::new(
+                Host {
                     log: log.clone(),
                     chunk_chars: 40,
                     seal_fails: true,
                 },
-                carrier: carrier(&log),
-                on_read_only: || {},
-            });
+                carrier(&log),
+                || {},
+            ));
             let error = failing
                 .offer(request("handoff_1"))
                 .expect_err("sealing fails");
@@ -2390,10 +2332,9 @@ cases! {
                     match rng.below(4) {
                         0 | 1 => {
                             let next = *rng.pick(HandoffAdvance::ALL);
-                            let detail = HandoffTransitionDetail {
-                                refusal: rng.chance(1, 2).then(|| *rng.pick(HandoffRefusal::ALL)),
-                                detail: rng.chance(1, 2).then(|| format!("d{step}")),
-                            };
+                            let mut detail = HandoffTransitionDetail::none();
+                            detail.refusal = rng.chance(1, 2).then(|| *rng.pick(HandoffRefusal::ALL));
+                            detail.detail = rng.chance(1, 2).then(|| format!("d{step}"));
                             let answer = tx.advance(next, detail.clone());
                             let allowed =
                                 is_handoff_transition_allowed(before.phase(), next.phase());

@@ -84,19 +84,13 @@ fn all_granted() -> ConnectionPeer {
 }
 
 fn offer(name: &str, size: u64) -> FileOffer {
-    FileOffer {
-        transfer_id: s("t1"),
-        name: s(name),
-        size,
-        sha256: HASH_A.parse().expect("a valid sha256"),
-    }
+    FileOffer::new("t1", name, size, HASH_A.parse().expect("a valid sha256"))
 }
 
 fn options(summary: Option<&str>) -> AuthorizeOptions<'_> {
-    AuthorizeOptions {
-        summary,
-        signal: None,
-    }
+    let mut options = AuthorizeOptions::new();
+    options.summary = summary;
+    options
 }
 
 // ---- a scripted operator ------------------------------------------------------------------
@@ -881,13 +875,7 @@ cases! {
                 assert_eq!(bare.state(), *state);
                 assert_eq!(bare.reason(), None);
             }
-            let message = PeerMessage {
-                id: s("m"),
-                sequence: 7,
-                origin: PeerOrigin::new("s"),
-                text: s("hi"),
-                sent_at: 10,
-            };
+            let message = PeerMessage::new("m", 7, PeerOrigin::new("s"), "hi", 10);
             let ack = PeerMessageAck::of(&message, PeerDelivery::Pending);
             assert!(!ack.is_terminal());
             assert_eq!((ack.id.as_str(), ack.sequence), ("m", 7));
@@ -1065,7 +1053,7 @@ cases! {
             for capability in [Message, Drive, Observe, Delegate, File, Handoff] {
                 assert_eq!(block_on(authority.authorize(capability, options(Some("x")))), NOT_GRANTED, "{capability}");
             }
-            let request = DelegationRequest { request_id: s("r1"), task: s("t") };
+            let request = DelegationRequest::new("r1", "t");
             assert_eq!(block_on(authority.authorize_delegation(&request, None)), DelegationDecision::Refused(CapabilityRefusal::NotGranted));
             assert_eq!(block_on(authority.authorize_file(&offer("f", 1), None)), NOT_GRANTED);
             assert_eq!(approver.asked(), 0);
@@ -1315,7 +1303,7 @@ cases! {
                 for capability in MeshCapability::ALL {
                     assert_eq!(block_on(authority.authorize(*capability, options(None))), NOT_GRANTED, "{how} {capability}");
                 }
-                let request = DelegationRequest { request_id: s("r"), task: s("t") };
+                let request = DelegationRequest::new("r", "t");
                 assert_eq!(block_on(authority.authorize_delegation(&request, None)).refusal(), Some(CapabilityRefusal::NotGranted));
                 assert_eq!(block_on(authority.authorize_file(&offer("f", 1), None)), NOT_GRANTED);
                 assert_eq!(format!("{authority:?}"), before, "{how}: a refused call changes nothing");
@@ -1409,7 +1397,7 @@ cases! {
         }
 
         fn delegation_attribution_follows_the_admitted_ids() {
-            let request = DelegationRequest { request_id: s("r2"), task: s("") };
+            let request = DelegationRequest::new("r2", "");
             /// device id, session id, and the expected (driver id, reply route).
             type Case<'a> = (Option<&'a str>, Option<&'a str>, Option<(&'a str, &'a str)>);
             let cases: [Case<'_>; 5] = [
@@ -1650,10 +1638,8 @@ fn sequential_run(seed: u64, steps: usize) -> Stats {
         let kind = rng.below(10);
         let (expected, asks, keep) = if kind == 0 {
             // Through the delegation path.
-            let request = DelegationRequest {
-                request_id: format!("r{step}"),
-                task: summary.clone().unwrap_or_default(),
-            };
+            let request =
+                DelegationRequest::new(format!("r{step}"), summary.clone().unwrap_or_default());
             let predicted = if peer.session_id.is_none() {
                 (NOT_GRANTED, false, None)
             } else {
@@ -1701,10 +1687,9 @@ fn sequential_run(seed: u64, steps: usize) -> Stats {
             (predicted.0, predicted.1, None)
         } else {
             let predicted = predict(&peer, attended, ended, &kept, capability, signal, reply);
-            let options = AuthorizeOptions {
-                summary: summary.as_deref(),
-                signal: signal_ref,
-            };
+            let mut options = AuthorizeOptions::new();
+            options.summary = summary.as_deref();
+            options.signal = signal_ref;
             let decision = block_on(authority.authorize(capability, options));
             assert_eq!(
                 decision,

@@ -145,28 +145,20 @@ fn all_events() -> Vec<SessionEvent> {
     let failed_tool = ToolState::new("Bash", "cargo test", false)
         .with_result(ToolResultStatus::Error)
         .with_execution_id("call-3");
-    let group = BackgroundJobGroupState {
-        id: s("group-2"),
-        parent_session_id: s("sess-1"),
-        wait_policy: BackgroundJobWaitPolicy::Detached,
-        task_ids: vec![s("task-7")],
-        status: BackgroundJobGroupStatus::Running,
-        created_at: s("2026-09-24T10:00:00.000Z"),
-        updated_at: s("2026-09-24T10:09:00.000Z"),
-        label: None,
-        completed_at: None,
-        results: Vec::new(),
-    };
-    let workspace = ExecutionWorkspaceEvent {
-        cause: ExecutionWorkspaceUpdateCause::BackgroundGroup,
-        entry_id: Some(s("entry-group-3")),
-        snapshot: ExecutionWorkspaceSnapshot {
-            session_id: s("sess-1"),
-            selected_entry_id: None,
-            updated_at: s("2026-09-24T12:00:01.000Z"),
-            entries: Vec::new(),
-        },
-    };
+    let group = BackgroundJobGroupState::new(
+        "group-2",
+        "sess-1",
+        BackgroundJobWaitPolicy::Detached,
+        vec![s("task-7")],
+        BackgroundJobGroupStatus::Running,
+        "2026-09-24T10:00:00.000Z",
+        "2026-09-24T10:09:00.000Z",
+    );
+    let workspace = ExecutionWorkspaceEvent::new(
+        ExecutionWorkspaceUpdateCause::BackgroundGroup,
+        ExecutionWorkspaceSnapshot::new("sess-1", "2026-09-24T12:00:01.000Z", Vec::new()),
+    )
+    .with_entry_id("entry-group-3");
     let goal = GoalState::new(
         "goal-1",
         "Make every test pass",

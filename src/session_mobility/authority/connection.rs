@@ -297,6 +297,7 @@ impl OperatorApprover for NoOperator {
 
 /// The options of one [`ConnectionAuthority::authorize`] call (`IAuthorizeOptions`).
 #[derive(Clone, Copy, Default)]
+#[non_exhaustive]
 pub struct AuthorizeOptions<'a> {
     /// What the peer asks for, shown to the operator in a request-scoped question (ignored for
     /// a connection-scoped one).
@@ -307,6 +308,15 @@ pub struct AuthorizeOptions<'a> {
 }
 
 impl<'a> AuthorizeOptions<'a> {
+    /// No summary and no signal (the same as [`Default`]).
+    #[must_use]
+    pub const fn new() -> Self {
+        Self {
+            summary: None,
+            signal: None,
+        }
+    }
+
     /// The same options with `summary` (`AuthorizeOptions::default().with_summary(…)`).
     #[must_use]
     pub const fn with_summary(mut self, summary: &'a str) -> Self {
@@ -393,11 +403,23 @@ impl CapabilityDecision {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct DelegationRequest {
     /// The request's id: the delegated turn answers it (its `messageId`).
     pub request_id: String,
     /// The task, in the peer's words: the turn's input, and the operator's summary.
     pub task: String,
+}
+
+impl DelegationRequest {
+    /// Request `request_id`, asking for `task`.
+    #[must_use]
+    pub fn new(request_id: impl Into<String>, task: impl Into<String>) -> Self {
+        Self {
+            request_id: request_id.into(),
+            task: task.into(),
+        }
+    }
 }
 
 /// An approved delegated task, as the turn this session submits for it (`IDelegatedTurn`).

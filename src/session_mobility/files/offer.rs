@@ -21,6 +21,7 @@ use crate::session::records::Sha256Digest;
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct FileOffer {
     /// Names this transfer on its channel; chosen by the sender, trusted for nothing.
     pub transfer_id: String,
@@ -33,6 +34,23 @@ pub struct FileOffer {
 }
 
 impl FileOffer {
+    /// The offer of transfer `transfer_id`: the file `name`, `size` bytes whose SHA-256 is
+    /// `sha256`.
+    #[must_use]
+    pub fn new(
+        transfer_id: impl Into<String>,
+        name: impl Into<String>,
+        size: u64,
+        sha256: Sha256Digest,
+    ) -> Self {
+        Self {
+            transfer_id: transfer_id.into(),
+            name: name.into(),
+            size,
+            sha256,
+        }
+    }
+
     /// What the operator is asked about: the file named exactly as offered,
     /// `<name> (<size> bytes, sha256 <sha256>)`, so the yes is for exactly the content the
     /// receiver then verifies. The name is the sender's untrusted text.

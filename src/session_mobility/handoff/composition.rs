@@ -24,6 +24,7 @@ use super::offer::SourceRuntimeState;
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct HandoffManifestRequest {
     /// The transfer (a retry reuses it).
     pub handoff_id: String,
@@ -39,6 +40,32 @@ pub struct HandoffManifestRequest {
     pub runtime: SourceRuntimeState,
     /// Now (ms since the Unix epoch).
     pub offered_at: u64,
+}
+
+impl HandoffManifestRequest {
+    /// The request to move session `session_id` (its `record`) from `source_device_id` to
+    /// `destination_device_id` as transfer `handoff_id`, with the source doing `runtime`, at
+    /// `offered_at` (ms since the epoch).
+    #[must_use]
+    pub fn new(
+        handoff_id: impl Into<String>,
+        session_id: impl Into<String>,
+        source_device_id: impl Into<String>,
+        destination_device_id: impl Into<String>,
+        record: InteractiveSessionRecord,
+        runtime: SourceRuntimeState,
+        offered_at: u64,
+    ) -> Self {
+        Self {
+            handoff_id: handoff_id.into(),
+            session_id: session_id.into(),
+            source_device_id: source_device_id.into(),
+            destination_device_id: destination_device_id.into(),
+            record,
+            runtime,
+            offered_at,
+        }
+    }
 }
 
 /// One piece of a sealed payload on its way (`IHandoffChunkFrame`): piece `index` of `total`.
@@ -227,11 +254,23 @@ pub enum AssembleOutcome {
 
 /// A sealed record (the answer of `sealRecord`): the serialized payload and its integrity.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct SealedRecord {
     /// The serialized record, as it will be chunked.
     pub serialized: String,
     /// Its digest and byte length, carried in the manifest.
     pub integrity: HandoffIntegrity,
+}
+
+impl SealedRecord {
+    /// The record serialized as `serialized`, whose digest and length are `integrity`.
+    #[must_use]
+    pub fn new(serialized: impl Into<String>, integrity: HandoffIntegrity) -> Self {
+        Self {
+            serialized: serialized.into(),
+            integrity,
+        }
+    }
 }
 
 /// What the host's record decoder concluded (`THandoffRecordDecodeOutcome`): the session

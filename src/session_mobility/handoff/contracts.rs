@@ -153,6 +153,7 @@ impl HandoffStateKind {
     feature = "serde",
     serde(try_from = "wire::StateItemWire", into = "wire::StateItemWire")
 )]
+#[non_exhaustive]
 pub struct HandoffStateItem {
     /// Which piece of state.
     pub kind: HandoffStateKind,
@@ -206,6 +207,7 @@ pub struct InventoryDispositionMismatch {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct HandoffIntegrity {
     /// The digest of the serialized record (base64url SHA-256 in the reference sealing; the
     /// host's sealing decides, and nothing here reads it).
@@ -214,12 +216,24 @@ pub struct HandoffIntegrity {
     pub byte_length: u64,
 }
 
+impl HandoffIntegrity {
+    /// A serialized record of `byte_length` bytes whose digest is `digest`.
+    #[must_use]
+    pub fn new(digest: impl Into<String>, byte_length: u64) -> Self {
+        Self {
+            digest: digest.into(),
+            byte_length,
+        }
+    }
+}
+
 /// The offer of one transfer (`IHandoffManifest`): who moves which session where, what travels
 /// and what stays (the inventory, including what stays behind), and the integrity the payload
 /// must match.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct HandoffManifest {
     /// One transfer; a retry of the same transfer reuses it.
     pub handoff_id: String,
@@ -237,16 +251,57 @@ pub struct HandoffManifest {
     pub offered_at: u64,
 }
 
+impl HandoffManifest {
+    /// The offer of transfer `handoff_id`: session `session_id` moves from `source_device_id`
+    /// to `destination_device_id`, with `inventory`, its payload matching `integrity`, offered
+    /// at `offered_at` (ms since the epoch). [`prepare_handoff_offer`] is how a source builds
+    /// one; this is for a host that has the members already.
+    ///
+    /// [`prepare_handoff_offer`]: super::offer::prepare_handoff_offer
+    #[must_use]
+    pub fn new(
+        handoff_id: impl Into<String>,
+        session_id: impl Into<String>,
+        source_device_id: impl Into<String>,
+        destination_device_id: impl Into<String>,
+        inventory: Vec<HandoffStateItem>,
+        integrity: HandoffIntegrity,
+        offered_at: u64,
+    ) -> Self {
+        Self {
+            handoff_id: handoff_id.into(),
+            session_id: session_id.into(),
+            source_device_id: source_device_id.into(),
+            destination_device_id: destination_device_id.into(),
+            inventory,
+            integrity,
+            offered_at,
+        }
+    }
+}
+
 /// The payload of a transfer (`IHandoffPayload`): the session record, named by its hand-off.
 /// No member holds a credential; the record's conversation and state travel, nothing else.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct HandoffPayload {
     /// The transfer it belongs to.
     pub handoff_id: String,
     /// The complete, resumable session record.
     pub record: InteractiveSessionRecord,
+}
+
+impl HandoffPayload {
+    /// The payload of transfer `handoff_id`: `record`.
+    #[must_use]
+    pub fn new(handoff_id: impl Into<String>, record: InteractiveSessionRecord) -> Self {
+        Self {
+            handoff_id: handoff_id.into(),
+            record,
+        }
+    }
 }
 
 /// The literal `true` of [`HandoffCommitAck::persisted`]: an acknowledgement asserts durable
@@ -270,6 +325,7 @@ impl DurablyPersisted {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct HandoffCommitAck {
     /// The transfer it acknowledges.
     pub handoff_id: String,
@@ -328,6 +384,7 @@ string_enum! {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct HandoffOutcome {
     /// The transfer.
     pub handoff_id: String,
@@ -348,6 +405,31 @@ pub struct HandoffOutcome {
 }
 
 impl HandoffOutcome {
+    /// Transfer `handoff_id` in `phase`, with no refusal and no detail.
+    #[must_use]
+    pub fn new(handoff_id: impl Into<String>, phase: HandoffPhase) -> Self {
+        Self {
+            handoff_id: handoff_id.into(),
+            phase,
+            refusal: None,
+            detail: None,
+        }
+    }
+
+    /// The same outcome, refused for `refusal`.
+    #[must_use]
+    pub fn with_refusal(mut self, refusal: HandoffRefusal) -> Self {
+        self.refusal = Some(refusal);
+        self
+    }
+
+    /// The same outcome, explained by `detail`.
+    #[must_use]
+    pub fn with_detail(mut self, detail: impl Into<String>) -> Self {
+        self.detail = Some(detail.into());
+        self
+    }
+
     /// True iff the phase is `committed` and there is no refusal ([`is_handoff_committed`]).
     #[must_use]
     pub fn is_committed(&self) -> bool {

@@ -161,6 +161,7 @@ impl<F: Fn() -> u64> HandoffClock for F {
 
 /// What a destination is built from (`IHandoffDestinationOptions`).
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct HandoffDestinationOptions<C, R, P, K> {
     /// Verification, reassembly and decoding.
     pub composition: C,
@@ -172,6 +173,28 @@ pub struct HandoffDestinationOptions<C, R, P, K> {
     pub clock: K,
     /// This machine, named in the acknowledgement.
     pub device_id: String,
+}
+
+impl<C, R, P, K> HandoffDestinationOptions<C, R, P, K> {
+    /// A destination that verifies, reassembles and decodes with `composition`, checks this
+    /// machine's credential with `resolve_credential`, writes durably with `persist`, stamps
+    /// `committedAt` from `clock` and names itself `device_id` in the acknowledgement.
+    #[must_use]
+    pub fn new(
+        composition: C,
+        resolve_credential: R,
+        persist: P,
+        clock: K,
+        device_id: impl Into<String>,
+    ) -> Self {
+        Self {
+            composition,
+            resolve_credential,
+            persist,
+            clock,
+            device_id: device_id.into(),
+        }
+    }
 }
 
 /// A chunk arrived before any manifest (the reference throws

@@ -27,15 +27,8 @@
 //! ```
 //! use agent_interface::session_mobility::handoff::*;
 //!
-//! let manifest = HandoffManifest {
-//!     handoff_id: "h1".into(),
-//!     session_id: "s1".into(),
-//!     source_device_id: "laptop".into(),
-//!     destination_device_id: "desktop".into(),
-//!     inventory: Vec::new(),
-//!     integrity: HandoffIntegrity { digest: "…".into(), byte_length: 0 },
-//!     offered_at: 0,
-//! };
+//! let integrity = HandoffIntegrity::new("…", 0);
+//! let manifest = HandoffManifest::new("h1", "s1", "laptop", "desktop", Vec::new(), integrity, 0);
 //! let mut tx = begin_handoff(&manifest);
 //! for next in [HandoffAdvance::Transferring, HandoffAdvance::Staged] {
 //!     assert!(advance_handoff(&mut tx, next, HandoffTransitionDetail::none()).is_accepted());

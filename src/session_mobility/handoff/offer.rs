@@ -22,6 +22,7 @@ use alloc::vec::Vec;
 
 use crate::session::records::InteractiveSessionRecord;
 
+use super::composition::HandoffManifestRequest;
 use super::contracts::{
     HandoffIntegrity, HandoffManifest, HandoffRefusal, HandoffStateItem, HandoffStateKind,
 };
@@ -34,6 +35,7 @@ use super::contracts::{
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct SourceRuntimeState {
     /// A model call is running.
     #[cfg_attr(
@@ -53,6 +55,48 @@ pub struct SourceRuntimeState {
         serde(default, skip_serializing_if = "core::ops::Not::not")
     )]
     pub uncommitted_changes: bool,
+}
+
+impl SourceRuntimeState {
+    /// A settled source: nothing in flight, no subprocesses, no uncommitted changes (the same
+    /// as [`Default`]).
+    #[must_use]
+    pub const fn new() -> Self {
+        Self {
+            model_call_in_flight: false,
+            tool_calls_in_flight: 0,
+            subprocesses: 0,
+            uncommitted_changes: false,
+        }
+    }
+
+    /// The same state with a model call running (or not).
+    #[must_use]
+    pub const fn with_model_call_in_flight(mut self, model_call_in_flight: bool) -> Self {
+        self.model_call_in_flight = model_call_in_flight;
+        self
+    }
+
+    /// The same state with `tool_calls_in_flight` tool calls running.
+    #[must_use]
+    pub const fn with_tool_calls_in_flight(mut self, tool_calls_in_flight: u32) -> Self {
+        self.tool_calls_in_flight = tool_calls_in_flight;
+        self
+    }
+
+    /// The same state with `subprocesses` subprocesses.
+    #[must_use]
+    pub const fn with_subprocesses(mut self, subprocesses: u32) -> Self {
+        self.subprocesses = subprocesses;
+        self
+    }
+
+    /// The same state with uncommitted changes in the workspace (or not).
+    #[must_use]
+    pub const fn with_uncommitted_changes(mut self, uncommitted_changes: bool) -> Self {
+        self.uncommitted_changes = uncommitted_changes;
+        self
+    }
 }
 
 /// The orchestration's name for the same state (`IHandoffRuntimeState`).
@@ -126,6 +170,7 @@ pub fn assess_handoff_readiness(runtime: &SourceRuntimeState) -> HandoffReadines
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct PrepareHandoffOfferInput {
     /// The transfer (a retry reuses it).
     pub handoff_id: String,
@@ -143,6 +188,24 @@ pub struct PrepareHandoffOfferInput {
     pub integrity: HandoffIntegrity,
     /// When the offer is made (ms since the Unix epoch).
     pub offered_at: u64,
+}
+
+impl PrepareHandoffOfferInput {
+    /// The input of an offer: the members of `request`, with the sealed record's `integrity`
+    /// (what a [`HandoffSource`](super::source::HandoffSource) builds before it prepares one).
+    #[must_use]
+    pub fn new(request: HandoffManifestRequest, integrity: HandoffIntegrity) -> Self {
+        Self {
+            handoff_id: request.handoff_id,
+            session_id: request.session_id,
+            source_device_id: request.source_device_id,
+            destination_device_id: request.destination_device_id,
+            record: request.record,
+            runtime: request.runtime,
+            integrity,
+            offered_at: request.offered_at,
+        }
+    }
 }
 
 /// The answer of [`prepare_handoff_offer`] (`THandoffOfferResult`).

@@ -69,6 +69,7 @@ impl HandoffAdvance {
 /// What an accepted move records on the transaction (the `detail` argument of
 /// `advanceHandoff`): each member is copied only when given.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct HandoffTransitionDetail {
     /// The refusal to record (typically with a move to `abandoned`).
     pub refusal: Option<HandoffRefusal>,
@@ -93,6 +94,13 @@ impl HandoffTransitionDetail {
             refusal: Some(refusal),
             detail: None,
         }
+    }
+
+    /// The same, recording `refusal` as well.
+    #[must_use]
+    pub const fn with_refusal(mut self, refusal: HandoffRefusal) -> Self {
+        self.refusal = Some(refusal);
+        self
     }
 
     /// The same, recording `detail` as well.

@@ -88,6 +88,7 @@ impl SourceAbandonReason {
 
 /// What a source is built from (`IHandoffSourceOptions`).
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct HandoffSourceOptions<C, K, F> {
     /// Sealing and chunking.
     pub composition: C,
@@ -95,6 +96,19 @@ pub struct HandoffSourceOptions<C, K, F> {
     pub carrier: K,
     /// The session's read-only switch: called once, when the commit is accepted.
     pub on_read_only: F,
+}
+
+impl<C, K, F> HandoffSourceOptions<C, K, F> {
+    /// A source that seals and chunks with `composition`, sends on `carrier` and calls
+    /// `on_read_only` when the commit is accepted.
+    #[must_use]
+    pub const fn new(composition: C, carrier: K, on_read_only: F) -> Self {
+        Self {
+            composition,
+            carrier,
+            on_read_only,
+        }
+    }
 }
 
 /// The answer of [`HandoffSource::offer`] (`TOfferOutcome`).
@@ -228,16 +242,7 @@ where
             .seal_record(&request.record)
             .map_err(HandoffSourceOfferError::Seal)?;
         let handoff_id = request.handoff_id.clone();
-        let input = PrepareHandoffOfferInput {
-            handoff_id: request.handoff_id,
-            session_id: request.session_id,
-            source_device_id: request.source_device_id,
-            destination_device_id: request.destination_device_id,
-            record: request.record,
-            runtime: request.runtime,
-            integrity: sealed.integrity,
-            offered_at: request.offered_at,
-        };
+        let input = PrepareHandoffOfferInput::new(request, sealed.integrity);
         match prepare_handoff_offer(input) {
             HandoffOfferResult::Refused { refusal, detail } => {
                 Ok(refused(handoff_id, refusal, detail))

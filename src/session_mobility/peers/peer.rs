@@ -74,6 +74,7 @@ impl From<AdmittedPeerTrust> for PeerTrust {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct PeerOrigin {
     /// The peer session's own id, stable for the life of that session.
     pub session_id: String,
@@ -344,6 +345,7 @@ pub const fn is_terminal_peer_delivery(state: PeerDeliveryState) -> bool {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct PeerMessage {
     /// Stable across retries.
     pub id: String,
@@ -358,6 +360,25 @@ pub struct PeerMessage {
 }
 
 impl PeerMessage {
+    /// Message `id`, number `sequence` of `origin`, saying `text`, stamped `sent_at` (ms since
+    /// the epoch).
+    #[must_use]
+    pub fn new(
+        id: impl Into<String>,
+        sequence: u64,
+        origin: PeerOrigin,
+        text: impl Into<String>,
+        sent_at: u64,
+    ) -> Self {
+        Self {
+            id: id.into(),
+            sequence,
+            origin,
+            text: text.into(),
+            sent_at,
+        }
+    }
+
     /// The retry of this message sent at `sent_at`: the same id, sequence, origin and text.
     #[must_use]
     pub fn retry(&self, sent_at: u64) -> Self {
@@ -455,6 +476,7 @@ pub struct PeerAckReasonOnState(pub PeerDeliveryState);
         into = "wire::PeerMessageAckWire"
     )
 )]
+#[non_exhaustive]
 pub struct PeerMessageAck {
     /// The acknowledged message's id.
     pub id: String,
@@ -492,11 +514,20 @@ impl PeerMessageAck {
 /// was proven about its sender, delivered together so the decision never precedes the evidence.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct PeerMessageIngress {
     /// The message.
     pub message: PeerMessage,
     /// What admission established about its sender.
     pub admission: PeerAdmission,
+}
+
+impl PeerMessageIngress {
+    /// `message`, delivered with what `admission` established about its sender.
+    #[must_use]
+    pub const fn new(message: PeerMessage, admission: PeerAdmission) -> Self {
+        Self { message, admission }
+    }
 }
 
 /// A listener of incoming peer messages, shared so that

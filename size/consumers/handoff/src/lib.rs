@@ -20,18 +20,15 @@ use agent_interface::session_mobility::handoff::{
 #[must_use]
 pub fn run(input: &[u8]) -> u32 {
     let (handoff_id, moves) = size_support::split_text(input);
-    let manifest = HandoffManifest {
-        handoff_id: String::from(handoff_id),
-        session_id: String::from("session_1"),
-        source_device_id: String::from("laptop"),
-        destination_device_id: String::from("desktop"),
-        inventory: Vec::new(),
-        integrity: HandoffIntegrity {
-            digest: String::new(),
-            byte_length: input.len() as u64,
-        },
-        offered_at: 1000,
-    };
+    let manifest = HandoffManifest::new(
+        handoff_id,
+        "session_1",
+        "laptop",
+        "desktop",
+        Vec::new(),
+        HandoffIntegrity::new(String::new(), input.len() as u64),
+        1000,
+    );
     let mut tx = HandoffTransaction::begin(&manifest);
     let mut refused = 0u32;
     for (at, step) in moves.iter().enumerate() {
