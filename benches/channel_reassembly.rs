@@ -33,7 +33,7 @@ use agent_interface::runtime::transport::{
     Bytes, ChannelResumePoint, DeliveredBody, PayloadChannel, PayloadChannelRegistry,
     decode_channel_frame,
 };
-use agent_interface::transport::{ChannelDescriptor, ChannelName};
+use agent_interface::transport::channels::{ChannelDescriptor, ChannelName};
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 
 const TOTAL: usize = 64 * 1024;

@@ -70,8 +70,10 @@ use agent_interface::session::records::{
     SavePurpose,
 };
 use agent_interface::transport::{
-    ChannelDescriptor, ChannelName, TransportAdmission, TransportAdmissionConfig,
-    TransportLifecycleRegistryView, TransportRunOutcome,
+    admission::{TransportAdmission, TransportAdmissionConfig},
+    channels::{ChannelDescriptor, ChannelName},
+    config::TransportLifecycleRegistryView,
+    outcomes::TransportRunOutcome,
 };
 use agent_interface::tui::{
     AnyTuiCommandInteraction, OnMissingArgsAction, TuiCommandInteraction, TuiConfirmInteraction,

@@ -24,8 +24,8 @@ use agent_interface::runtime::transport::{
 };
 use agent_interface::session::events::SessionEvent;
 use agent_interface::transport::{
-    ChannelDescriptor, ChannelName, ProtocolErrorMessage, TransportAdmission,
-    TransportAdmissionConfig,
+    admission::{TransportAdmission, TransportAdmissionConfig},
+    channels::{ChannelDescriptor, ChannelName, ProtocolErrorMessage},
 };
 use futures_util::{SinkExt, StreamExt};
 use tokio::net::{TcpListener, TcpStream};

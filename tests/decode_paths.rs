@@ -13,7 +13,7 @@ use agent_interface::runtime::policy::PutRulesOptions;
 use agent_interface::runtime::reconcile::ReconcileReport;
 use agent_interface::session::directory::SessionListing;
 use agent_interface::session_mobility::handoff::HandoffManifest;
-use agent_interface::transport::ChannelDescriptor;
+use agent_interface::transport::channels::ChannelDescriptor;
 use agent_interface::tui::TuiPickerItem;
 use serde::de::DeserializeOwned;
 

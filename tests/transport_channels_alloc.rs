@@ -12,7 +12,7 @@ use agent_interface::runtime::transport::{
     Bytes, ChannelRefusal, ChannelResumePoint, DeliveredBody, PayloadChannelRegistry,
     SequenceRefusal,
 };
-use agent_interface::transport::{ChannelDescriptor, ChannelName};
+use agent_interface::transport::channels::{ChannelDescriptor, ChannelName};
 
 #[path = "common/counting_allocator.rs"]
 mod counting_allocator;

@@ -8,7 +8,7 @@ use agent_interface::runtime::record_codec::decode_session_record;
 use agent_interface::runtime::transport::{
     ChannelResumePoint, DeliveredBody, PayloadChannel, PayloadChannelRegistry,
 };
-use agent_interface::transport::{ChannelDescriptor, ChannelName};
+use agent_interface::transport::channels::{ChannelDescriptor, ChannelName};
 use wasm_bindgen::prelude::*;
 
 /// Frames a channel holds ahead of a gap.

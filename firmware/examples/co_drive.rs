@@ -17,7 +17,7 @@ use agent_interface::runtime::transport::{
     ChannelResumePoint, DeliveredBody, PayloadChannelRegistry,
 };
 use agent_interface::runtime::turn_queue::{CriticalSectionRawMutex, Settled, TurnQueue};
-use agent_interface::transport::{ChannelDescriptor, ChannelName};
+use agent_interface::transport::channels::{ChannelDescriptor, ChannelName};
 use cortex_m_semihosting::{debug, hprintln};
 use embassy_executor::Spawner;
 use embassy_sync::channel::Channel;

@@ -21,7 +21,7 @@ use agent_interface::runtime::transport::{
     MAX_ACCESS_TOKEN_BYTES, SignedAccessTokenVerifier, admission_admits, bearer_credential,
     credential_matches,
 };
-use agent_interface::transport::{
+use agent_interface::transport::admission::{
     AccessTokenAdmission, AccessTokenAlgorithm, AccessTokenRefusal, AccessTokenVerifier,
     AccessTokenVerifierConfig, OpenReason, TransportAdmission, TransportToken,
 };

@@ -14,7 +14,7 @@ use agent_interface::agent_core::Value;
 use agent_interface::runtime::transport::{
     ChannelFrameError, decode_channel_frame, decode_header, encode_channel_frame, is_channel_frame,
 };
-use agent_interface::transport::ChannelFrame;
+use agent_interface::transport::channels::ChannelFrame;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

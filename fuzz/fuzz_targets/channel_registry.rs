@@ -24,9 +24,10 @@ use agent_interface::agent_core::Value;
 use agent_interface::runtime::transport::{
     Bytes, ChannelRefusal, ChannelRegisterError, ChannelResumePoint, ChannelSendError,
     DeliveredFrame, GapPolicy, NotDelivered, PayloadChannel, PayloadChannelRegistry,
-    RefusedDelivery, SequenceRefusal, UndeclaredFrame, WindowFull, decode_channel_frame, decode_header, encode_channel_frame,
+    RefusedDelivery, SequenceRefusal, UndeclaredFrame, WindowFull, decode_channel_frame,
+    decode_header, encode_channel_frame,
 };
-use agent_interface::transport::{
+use agent_interface::transport::channels::{
     BinaryFrame, ChannelDescriptor, ChannelEventFrame, ChannelFrame, ChannelName,
 };
 use arbitrary::Arbitrary;

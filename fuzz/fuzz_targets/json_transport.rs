@@ -12,7 +12,9 @@
 #![no_main]
 
 use agent_interface::runtime::transport::AccessTokenClaims;
-use agent_interface::transport::*;
+use agent_interface::transport::{
+    adapters::*, admission::*, channels::*, config::*, external_events::*, outcomes::*,
+};
 use agent_interface_fuzz::{json_round_trip, json_round_trip_strict};
 use libfuzzer_sys::fuzz_target;
 

@@ -8,8 +8,8 @@ use alloc::vec::Vec;
 
 use crate::agent_core::{DestroyResult, ErrorValue, Value, ValueMap};
 
-use super::adapter::{TransportLifecycleError, TransportStartupError};
-use super::run_outcome::{TransportCompletionRecord, TransportFailureRecord};
+use super::adapters::{TransportLifecycleError, TransportStartupError};
+use super::outcomes::{TransportCompletionRecord, TransportFailureRecord};
 
 /// A transport's resolved configuration (`ITransportConfig`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -3,9 +3,18 @@
 //! a transport's configuration, the registry's two views, payload channel declarations, and
 //! admission.
 //!
-//! It mirrors the TypeScript transport contracts. A host implements the adapter traits
-//! ([`TransportAdapter`], [`TransportRunnerAdapter`], their bound forms) for each way a session
-//! is reached, and hands them to a registry. This module holds the **contracts** only:
+//! It mirrors the TypeScript transport contracts, one public submodule per contract:
+//!
+//! - [`adapters`]: the adapter lifecycle ports ([`TransportAdapter`](adapters::TransportAdapter),
+//!   [`TransportRunnerAdapter`](adapters::TransportRunnerAdapter), their bound forms) a host
+//!   implements for each way a session is reached, and the lifecycle error shapes;
+//! - [`outcomes`]: how a runner ends and what a registry records of it;
+//! - [`config`]: a transport's saved configuration, its settings capability, the registry views;
+//! - [`channels`]: payload channel names, declarations, frames and receive answers;
+//! - [`admission`]: admission and access-token verdicts;
+//! - [`external_events`]: grants, external message events and their audit records.
+//!
+//! This module holds the **contracts** only:
 //! declarations, inert error shapes and two pure helpers over the run outcome. The lifecycle
 //! guard, the registry, frame sequencing and reassembly, admission resolution and token minting
 //! are runtime (`runtime::transport`, feature `transport-runtime`). With `testing`, [`testing`]
@@ -13,9 +22,11 @@
 //!
 //! # Guarantees
 //!
-//! - **Illegal values are unrepresentable**: a [`TransportRunOutcome`] is `Succeeded` (code 0)
-//!   or `Failed` with a `NonZeroU8`; a [`ChannelName`] is 1..=255 UTF-8 bytes; a frame's seq is a
-//!   `u32`; a [`TransportAdmission`] holds a non-blank token or a trimmed, non-empty reason.
+//! - **Illegal values are unrepresentable**: a [`TransportRunOutcome`](outcomes::TransportRunOutcome)
+//!   is `Succeeded` (code 0) or `Failed` with a `NonZeroU8`; a
+//!   [`ChannelName`](channels::ChannelName) is 1..=255 UTF-8 bytes; a frame's seq is a `u32`; a
+//!   [`TransportAdmission`](admission::TransportAdmission) holds a non-blank token or a trimmed,
+//!   non-empty reason.
 //! - **Decoders refuse what constructors refuse**: wrong error `name`s, unknown codes,
 //!   `succeeded` with a non-zero code, invalid verifier configs and grants.
 //! - **Saved options are never silently ignored**: a settings capability without options
@@ -27,7 +38,7 @@
 //! # Example
 //!
 //! ```
-//! use agent_interface::transport::{
+//! use agent_interface::transport::outcomes::{
 //!     TransportRunOutcome, create_transport_failed_outcome, is_transport_run_outcome,
 //! };
 //!
@@ -43,48 +54,11 @@
 //!
 //! Decisions where the contract was silent: `docs/decisions/transport.md`.
 
-mod adapter;
-mod admission;
-mod channel;
-mod config;
-mod external_event;
-mod run_outcome;
+pub mod adapters;
+pub mod admission;
+pub mod channels;
+pub mod config;
+pub mod external_events;
+pub mod outcomes;
 #[cfg(feature = "testing")]
 pub mod testing;
-
-pub use crate::agent_core::ActionResponse;
-
-pub use adapter::{
-    BoundTransportAdapter, BoundTransportRunnerAdapter, BoundTransportServiceAdapter,
-    TransportAdapter, TransportLifecycle, TransportLifecycleError, TransportLifecycleErrorCode,
-    TransportLifecycleKind, TransportRollbackError, TransportRunnerAdapter,
-    TransportServiceAdapter, TransportStartFailure, TransportStartupError,
-};
-pub use admission::{
-    AccessTokenAdmission, AccessTokenAlgorithm, AccessTokenRefusal, AccessTokenVerifier,
-    AccessTokenVerifierConfig, AccessTokenVerifierConfigError, BlankOpenReason,
-    BlankTransportToken, OpenReason, TransportAdmission, TransportAdmissionConfig, TransportToken,
-};
-pub use channel::{
-    BinaryFrame, ChannelDescriptor, ChannelEventFrame, ChannelFrame, ChannelName,
-    ChannelReceiveResult, InvalidChannelName, ProtocolErrorMessage,
-};
-pub use config::{
-    DuplicateTransportName, TransportConfig, TransportConfigurationError,
-    TransportConfigurationErrorCode, TransportEntry, TransportLifecycleRegistryView,
-    TransportOptionSchema, TransportOptionsSchema, TransportRegistryView, TransportSavedConfig,
-    TransportSettingsCapability, TransportSettingsError, TransportSettingsRegistryView,
-    TransportSettingsRepository, TransportStartAllError,
-};
-pub use external_event::{
-    ExternalEventAdmission, ExternalEventAuditOutcome, ExternalEventAuditRecord,
-    ExternalEventDelivery, ExternalEventGrant, ExternalEventGrantError, ExternalEventKind,
-    ExternalEventRateWindow, ExternalEventRefusal, ExternalEventRemoteClass,
-    ExternalEventSettlementOutcome, ExternalMessageEvent, GrantId, InvalidExternalMessageEvent,
-    InvalidGrantId,
-};
-pub use run_outcome::{
-    InvalidExitCode, TransportAbandonmentReason, TransportCompletionOutcome,
-    TransportCompletionRecord, TransportFailureRecord, TransportRunOutcome, TransportRunnerFault,
-    create_transport_failed_outcome, is_transport_run_outcome,
-};

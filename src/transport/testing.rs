@@ -20,7 +20,7 @@ use core::task::Poll;
 use crate::agent_core::ErrorValue;
 use crate::conformance::{self, CaseHarness, SuiteCase};
 
-use super::{
+use super::adapters::{
     TransportAdapter, TransportLifecycleErrorCode, TransportLifecycleKind, TransportRunnerAdapter,
     TransportStartFailure,
 };

@@ -34,7 +34,7 @@ use agent_interface::runtime::transport::{
     PayloadChannelRegistry, RefusedDelivery, SequenceRefusal, UndeclaredFrame,
     decode_channel_frame, decode_header, encode_channel_frame, is_channel_frame,
 };
-use agent_interface::transport::{
+use agent_interface::transport::channels::{
     ChannelDescriptor, ChannelFrame, ChannelName, ChannelReceiveResult,
 };
 

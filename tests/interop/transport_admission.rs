@@ -19,7 +19,7 @@ use agent_interface::runtime::transport::{
     AdmissionResolutionError, bearer_credential, credential_matches, mint_transport_token,
     resolve_admission,
 };
-use agent_interface::transport::{TransportAdmission, TransportAdmissionConfig};
+use agent_interface::transport::admission::{TransportAdmission, TransportAdmissionConfig};
 
 #[path = "../suites/scripted_rng.rs"]
 #[allow(dead_code)] // the suite's shorthands; the vectors state their bytes

@@ -6,7 +6,9 @@
 
 use super::*;
 
-use agent_interface::transport::{create_transport_failed_outcome, is_transport_run_outcome};
+use agent_interface::transport::outcomes::{
+    create_transport_failed_outcome, is_transport_run_outcome,
+};
 
 /// The integer a typed caller would pass for this input, if any.
 fn integer_input(input: &Value) -> Option<i64> {

@@ -8,8 +8,10 @@ use alloc::string::String;
 use core::cell::{Cell, RefCell};
 use core::num::NonZeroU8;
 
-use agent_interface::agent_core::{ErrorValue, Value};
-use agent_interface::transport::*;
+use agent_interface::agent_core::{ActionResponse, ErrorValue, Value};
+use agent_interface::transport::{
+    adapters::*, admission::*, channels::*, config::*, external_events::*, outcomes::*,
+};
 
 use crate::support::{block_on, decode, golden, rejects, s, to_json};
 

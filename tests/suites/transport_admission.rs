@@ -22,10 +22,15 @@ use agent_interface::runtime::transport::{
     resolve_stated_admission, subprotocol_token,
 };
 use agent_interface::transport::{
-    AccessTokenAdmission, AccessTokenAlgorithm, AccessTokenRefusal, AccessTokenVerifier,
-    AccessTokenVerifierConfig, ExternalEventAdmission, ExternalEventDelivery, ExternalEventGrant,
-    ExternalEventRefusal, ExternalMessageEvent, GrantId, OpenReason, TransportAdmission,
-    TransportAdmissionConfig, TransportToken,
+    admission::{
+        AccessTokenAdmission, AccessTokenAlgorithm, AccessTokenRefusal, AccessTokenVerifier,
+        AccessTokenVerifierConfig, OpenReason, TransportAdmission, TransportAdmissionConfig,
+        TransportToken,
+    },
+    external_events::{
+        ExternalEventAdmission, ExternalEventDelivery, ExternalEventGrant, ExternalEventRefusal,
+        ExternalMessageEvent, GrantId,
+    },
 };
 
 use crate::support::{block_on, golden, rejects, s, to_json};

@@ -19,7 +19,7 @@ use agent_interface::runtime::transport::{
     decode_event_body, decode_header, encode_channel_frame, encode_channel_frame_into,
     is_channel_frame,
 };
-use agent_interface::transport::{
+use agent_interface::transport::channels::{
     BinaryFrame, ChannelDescriptor, ChannelEventFrame, ChannelFrame, ChannelName,
     ChannelReceiveResult, ProtocolErrorMessage,
 };

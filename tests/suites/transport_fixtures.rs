@@ -13,7 +13,7 @@ use agent_interface::transport::testing::{
     LifecycleCase, LifecycleFixture, LifecycleProblem, RunnerLifecycleFixture,
     run_runner_lifecycle_conformance, run_service_lifecycle_conformance,
 };
-use agent_interface::transport::*;
+use agent_interface::transport::{adapters::*, outcomes::*};
 use embassy_futures::yield_now;
 
 use crate::support::{block_on, s};

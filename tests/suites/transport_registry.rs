@@ -25,7 +25,7 @@ use agent_interface::transport::testing::{
     LifecycleCase, LifecycleProblem, LifecycleStep, run_runner_lifecycle_conformance,
     run_service_lifecycle_conformance,
 };
-use agent_interface::transport::*;
+use agent_interface::transport::{adapters::*, config::*, outcomes::*};
 use embassy_futures::join::join;
 use embassy_futures::yield_now;
 

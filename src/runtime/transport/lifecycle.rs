@@ -6,10 +6,13 @@ use core::cell::RefCell;
 
 use crate::agent_core::ErrorValue;
 use crate::transport::{
-    BoundTransportAdapter, BoundTransportRunnerAdapter, BoundTransportServiceAdapter,
-    TransportAdapter, TransportLifecycleError, TransportLifecycleErrorCode, TransportLifecycleKind,
-    TransportRunOutcome, TransportRunnerAdapter, TransportRunnerFault, TransportServiceAdapter,
-    TransportStartFailure,
+    adapters::{
+        BoundTransportAdapter, BoundTransportRunnerAdapter, BoundTransportServiceAdapter,
+        TransportAdapter, TransportLifecycleError, TransportLifecycleErrorCode,
+        TransportLifecycleKind, TransportRunnerAdapter, TransportServiceAdapter,
+        TransportStartFailure,
+    },
+    outcomes::{TransportRunOutcome, TransportRunnerFault},
 };
 
 /// Where an adapter is in its lifecycle, as its [`LifecycleGuard`] sees it.

@@ -10,8 +10,11 @@ use embassy_sync::waitqueue::MultiWakerRegistration;
 
 use crate::agent_core::ErrorValue;
 use crate::transport::{
-    TransportAdapter, TransportLifecycleError, TransportLifecycleKind, TransportRunOutcome,
-    TransportRunnerAdapter, TransportRunnerFault, TransportServiceAdapter, TransportStartFailure,
+    adapters::{
+        TransportAdapter, TransportLifecycleError, TransportLifecycleKind, TransportRunnerAdapter,
+        TransportServiceAdapter, TransportStartFailure,
+    },
+    outcomes::{TransportRunOutcome, TransportRunnerFault},
 };
 
 use super::lifecycle::LifecycleGuard;

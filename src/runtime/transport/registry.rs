@@ -17,14 +17,21 @@ use embassy_sync::waitqueue::MultiWakerRegistration;
 
 use crate::agent_core::{DestroyResult, ErrorValue, ValueMap};
 use crate::transport::{
-    BoundTransportAdapter, BoundTransportRunnerAdapter, BoundTransportServiceAdapter,
-    DuplicateTransportName, TransportAbandonmentReason, TransportCompletionOutcome,
-    TransportCompletionRecord, TransportConfigurationError, TransportConfigurationErrorCode,
-    TransportEntry, TransportFailureRecord, TransportLifecycleError, TransportLifecycleErrorCode,
-    TransportLifecycleKind, TransportLifecycleRegistryView, TransportRollbackError,
-    TransportRunOutcome, TransportRunnerFault, TransportSavedConfig, TransportSettingsCapability,
-    TransportSettingsError, TransportSettingsRegistryView, TransportSettingsRepository,
-    TransportStartAllError, TransportStartFailure, TransportStartupError,
+    adapters::{
+        BoundTransportAdapter, BoundTransportRunnerAdapter, BoundTransportServiceAdapter,
+        TransportLifecycleError, TransportLifecycleErrorCode, TransportLifecycleKind,
+        TransportRollbackError, TransportStartFailure, TransportStartupError,
+    },
+    config::{
+        DuplicateTransportName, TransportConfigurationError, TransportConfigurationErrorCode,
+        TransportEntry, TransportLifecycleRegistryView, TransportSavedConfig,
+        TransportSettingsCapability, TransportSettingsError, TransportSettingsRegistryView,
+        TransportSettingsRepository, TransportStartAllError,
+    },
+    outcomes::{
+        TransportAbandonmentReason, TransportCompletionOutcome, TransportCompletionRecord,
+        TransportFailureRecord, TransportRunOutcome, TransportRunnerFault,
+    },
 };
 
 type LocalFuture<'f, T> = Pin<Box<dyn Future<Output = T> + 'f>>;

@@ -1,4 +1,4 @@
 //! With no feature on, transport does not exist.
-use agent_interface::transport::TransportRunOutcome;
+use agent_interface::transport::outcomes::TransportRunOutcome;
 
 fn main() {}

@@ -1,4 +1,4 @@
 //! With `session-mobility` on, transport does not exist: handoff and peers name no transport.
-use agent_interface::transport::TransportRunOutcome;
+use agent_interface::transport::outcomes::TransportRunOutcome;
 
 fn main() {}

@@ -1,6 +1,6 @@
 //! With `transport-runtime`, the runtime and the family it implements are reachable.
 use agent_interface::runtime::transport::{InMemoryService, TransportRegistry};
-use agent_interface::transport::TransportLifecycleRegistryView;
+use agent_interface::transport::config::TransportLifecycleRegistryView;
 
 fn main() {
     let registry = TransportRegistry::without_settings();

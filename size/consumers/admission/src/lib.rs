@@ -13,7 +13,7 @@ use core::convert::Infallible;
 
 use agent_interface::runtime::transport::rand_core::{TryCryptoRng, TryRng};
 use agent_interface::runtime::transport::{admission_admits, bearer_credential, resolve_admission};
-use agent_interface::transport::TransportAdmissionConfig;
+use agent_interface::transport::admission::TransportAdmissionConfig;
 
 /// The host's entropy: here, bytes handed in (a real host passes its CSPRNG).
 struct HostEntropy<'a>(&'a [u8]);

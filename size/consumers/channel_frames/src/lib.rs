@@ -14,7 +14,7 @@ use agent_interface::agent_core::Value;
 use agent_interface::runtime::transport::{
     Bytes, NotDelivered, PayloadChannelRegistry, encode_channel_frame_into,
 };
-use agent_interface::transport::{ChannelDescriptor, ChannelName, ChannelReceiveResult};
+use agent_interface::transport::channels::{ChannelDescriptor, ChannelName, ChannelReceiveResult};
 
 /// Routes the frames of `input` through a registry with one declared channel.
 #[must_use]

@@ -2,7 +2,7 @@
 
 use subtle::ConstantTimeEq;
 
-use crate::transport::TransportAdmission;
+use crate::transport::admission::TransportAdmission;
 
 /// True when `presented` is exactly `expected`, byte for byte (`credentialMatches`): through
 /// [`subtle::ConstantTimeEq`] on the bytes, which compares the lengths first (a length is not

@@ -9,8 +9,11 @@ use heapless::Vec;
 
 use super::{AccessTokenRules, AccessTokenSignatures};
 use crate::transport::{
-    AccessTokenRefusal, ExternalEventDelivery, ExternalEventGrant, ExternalEventRefusal,
-    ExternalMessageEvent, GrantId,
+    admission::AccessTokenRefusal,
+    external_events::{
+        ExternalEventDelivery, ExternalEventGrant, ExternalEventRefusal, ExternalMessageEvent,
+        GrantId,
+    },
 };
 
 /// How many spent tokens an [`ExternalEventGate`] remembers unless told otherwise.

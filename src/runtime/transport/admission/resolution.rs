@@ -4,7 +4,9 @@
 
 use rand_core::TryCryptoRng;
 
-use crate::transport::{OpenReason, TransportAdmission, TransportAdmissionConfig, TransportToken};
+use crate::transport::admission::{
+    OpenReason, TransportAdmission, TransportAdmissionConfig, TransportToken,
+};
 
 /// Mints a credential: [`TransportToken::MINTED_BYTES`] (32) bytes from the host's
 /// cryptographic RNG, written as 64 lower-case hex characters. The RNG's error is handed back

@@ -6,7 +6,7 @@
 use alloc::borrow::Cow;
 
 use super::credential::admission_admits;
-use crate::transport::TransportAdmission;
+use crate::transport::admission::TransportAdmission;
 
 /// Host names that are always loopback, compared without their port and in any ASCII case.
 const LOOPBACK_HOSTS: [&str; 4] = ["localhost", "127.0.0.1", "::1", "[::1]"];

@@ -10,7 +10,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::agent_core::Value;
-use crate::transport::{BinaryFrame, ChannelEventFrame, ChannelFrame, ChannelName};
+use crate::transport::channels::{BinaryFrame, ChannelEventFrame, ChannelFrame, ChannelName};
 
 /// The three bytes every channel frame starts with: `RBF`.
 pub const CHANNEL_FRAME_MAGIC: [u8; 3] = *b"RBF";

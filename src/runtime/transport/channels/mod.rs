@@ -26,7 +26,7 @@
 //!
 //! Where the crate departs from the reference (interop README, departures 3 to 5):
 //!
-//! * a channel name is checked when it is declared ([`ChannelName`](crate::transport::ChannelName)),
+//! * a channel name is checked when it is declared ([`ChannelName`](crate::transport::channels::ChannelName)),
 //!   never at the first send, and a refused send consumes no sequence number;
 //! * a closed handle is refused with [`ChannelClosed`] and never touches a channel registered
 //!   later under the same name (each registration has its own serial);

@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 use bytes::{Buf as _, Bytes};
 
 use crate::agent_core::Value;
-use crate::transport::{
+use crate::transport::channels::{
     BinaryFrame, ChannelDescriptor, ChannelEventFrame, ChannelFrame, ChannelName,
     ChannelReceiveResult, ProtocolErrorMessage,
 };

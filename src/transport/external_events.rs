@@ -12,7 +12,7 @@ use core::fmt;
 
 use crate::agent_core::Value;
 
-use super::{AccessTokenRefusal, AccessTokenVerifierConfig};
+use super::admission::{AccessTokenRefusal, AccessTokenVerifierConfig};
 
 string_enum! {
     /// The kinds of external event a grant may admit; only `'message'` exists.

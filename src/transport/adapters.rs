@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 
 use crate::agent_core::ErrorValue;
 
-use super::run_outcome::{TransportRunOutcome, TransportRunnerFault};
+use super::outcomes::{TransportRunOutcome, TransportRunnerFault};
 
 string_enum! {
     /// The lifecycle discriminant of an adapter (`TTransportLifecycleKind`).
