@@ -231,15 +231,11 @@ fn commands() -> Result<(), serde_json::Error> {
     }
     // Running `/rename Quarterly report`: the result carries the host action; a failure would be
     // `success: false` in the same record, never a thrown error.
-    let result = CommandResult {
-        message: "Renamed.".into(),
-        success: true,
-        data: None,
-        host_actions: Some(vec![CommandHostAction::SessionRename {
+    let result = CommandResult::success("Renamed.").with_host_actions(vec![
+        CommandHostAction::SessionRename {
             name: "Quarterly report".into(),
-        }]),
-        ui_intents: None,
-    };
+        },
+    ]);
     println!("/rename result: {}", serde_json::to_string(&result)?);
     Ok(())
 }

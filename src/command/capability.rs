@@ -41,6 +41,7 @@ string_enum! {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct CapabilityDescriptor {
     /// The capability's name, as it is invoked (no leading slash).
     pub name: String,
@@ -71,4 +72,48 @@ pub struct CapabilityDescriptor {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub requires_permission: Option<bool>,
+}
+
+impl CapabilityDescriptor {
+    /// A descriptor with the required members, in the contract's order, and no optional member set.
+    #[must_use]
+    pub fn new(
+        name: impl Into<String>,
+        kind: CapabilityKind,
+        description: impl Into<String>,
+        user_invocable: bool,
+        model_invocable: bool,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            kind,
+            description: description.into(),
+            user_invocable,
+            model_invocable,
+            argument_hint: None,
+            safety: None,
+            requires_permission: None,
+        }
+    }
+
+    /// The same descriptor with an argument hint (e.g. `<file>`).
+    #[must_use]
+    pub fn with_argument_hint(mut self, argument_hint: impl Into<String>) -> Self {
+        self.argument_hint = Some(argument_hint.into());
+        self
+    }
+
+    /// The same descriptor declaring its strongest effect.
+    #[must_use]
+    pub fn with_safety(mut self, safety: CapabilitySafety) -> Self {
+        self.safety = Some(safety);
+        self
+    }
+
+    /// The same descriptor saying whether running it needs the user's permission.
+    #[must_use]
+    pub fn with_requires_permission(mut self, requires_permission: bool) -> Self {
+        self.requires_permission = Some(requires_permission);
+        self
+    }
 }

@@ -68,6 +68,7 @@ string_enum! {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct FrontmatterDecodeOptions {
     /// Which kind of file is decoded; decides the allowed keys.
     pub kind: FrontmatterKind,
@@ -75,10 +76,22 @@ pub struct FrontmatterDecodeOptions {
     pub source: String,
 }
 
+impl FrontmatterDecodeOptions {
+    /// Options decoding a `kind` file that came from `source`.
+    #[must_use]
+    pub fn new(kind: FrontmatterKind, source: impl Into<String>) -> Self {
+        Self {
+            kind,
+            source: source.into(),
+        }
+    }
+}
+
 /// One problem found while decoding (`IFrontmatterDiagnostic`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct FrontmatterDiagnostic {
     /// What is wrong.
     pub code: FrontmatterDiagnosticCode,
@@ -101,11 +114,44 @@ pub struct FrontmatterDiagnostic {
     pub message: String,
 }
 
+impl FrontmatterDiagnostic {
+    /// A diagnostic with its code, source and message, on no particular line or key.
+    #[must_use]
+    pub fn new(
+        code: FrontmatterDiagnosticCode,
+        source: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Self {
+        Self {
+            code,
+            source: source.into(),
+            line: None,
+            field: None,
+            message: message.into(),
+        }
+    }
+
+    /// The same diagnostic on this 1-based line.
+    #[must_use]
+    pub fn with_line(mut self, line: NonZeroU32) -> Self {
+        self.line = Some(line);
+        self
+    }
+
+    /// The same diagnostic about this key.
+    #[must_use]
+    pub fn with_field(mut self, field: impl Into<String>) -> Self {
+        self.field = Some(field.into());
+        self
+    }
+}
+
 /// A decoded skill frontmatter (`IDecodedSkillFrontmatter`, `kind: 'skill'`; the tag lives on
 /// [`DecodedFrontmatter`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct DecodedSkillFrontmatter {
     /// The skill's name.
     pub name: String,
@@ -161,11 +207,80 @@ pub struct DecodedSkillFrontmatter {
     pub agent: Option<String>,
 }
 
+impl DecodedSkillFrontmatter {
+    /// A decoded skill with its name and description, and no optional key set.
+    #[must_use]
+    pub fn new(name: impl Into<String>, description: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            description: description.into(),
+            ..Self::default()
+        }
+    }
+
+    /// The same skill with an argument hint.
+    #[must_use]
+    pub fn with_argument_hint(mut self, argument_hint: impl Into<String>) -> Self {
+        self.argument_hint = Some(argument_hint.into());
+        self
+    }
+
+    /// The same skill with `disable-model-invocation` set.
+    #[must_use]
+    pub fn with_disable_model_invocation(mut self, disable_model_invocation: bool) -> Self {
+        self.disable_model_invocation = Some(disable_model_invocation);
+        self
+    }
+
+    /// The same skill with `user-invocable` set.
+    #[must_use]
+    pub fn with_user_invocable(mut self, user_invocable: bool) -> Self {
+        self.user_invocable = Some(user_invocable);
+        self
+    }
+
+    /// The same skill with the tools it may use.
+    #[must_use]
+    pub fn with_allowed_tools(mut self, allowed_tools: Vec<String>) -> Self {
+        self.allowed_tools = Some(allowed_tools);
+        self
+    }
+
+    /// The same skill asking for a model.
+    #[must_use]
+    pub fn with_model(mut self, model: impl Into<String>) -> Self {
+        self.model = Some(model.into());
+        self
+    }
+
+    /// The same skill asking for a reasoning effort.
+    #[must_use]
+    pub fn with_effort(mut self, effort: ModelEffort) -> Self {
+        self.effort = Some(effort);
+        self
+    }
+
+    /// The same skill with where it runs.
+    #[must_use]
+    pub fn with_context(mut self, context: FrontmatterContext) -> Self {
+        self.context = Some(context);
+        self
+    }
+
+    /// The same skill running as this agent.
+    #[must_use]
+    pub fn with_agent(mut self, agent: impl Into<String>) -> Self {
+        self.agent = Some(agent.into());
+        self
+    }
+}
+
 /// A decoded agent frontmatter (`IDecodedAgentFrontmatter`, `kind: 'agent'`; the tag lives on
 /// [`DecodedFrontmatter`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct DecodedAgentFrontmatter {
     /// The agent's name.
     pub name: String,
@@ -196,6 +311,46 @@ pub struct DecodedAgentFrontmatter {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub disallowed_tools: Option<Vec<String>>,
+}
+
+impl DecodedAgentFrontmatter {
+    /// A decoded agent with its name and description, and no optional key set.
+    #[must_use]
+    pub fn new(name: impl Into<String>, description: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            description: description.into(),
+            ..Self::default()
+        }
+    }
+
+    /// The same agent running on this model.
+    #[must_use]
+    pub fn with_model(mut self, model: impl Into<String>) -> Self {
+        self.model = Some(model.into());
+        self
+    }
+
+    /// The same agent limited to `max_turns` turns.
+    #[must_use]
+    pub fn with_max_turns(mut self, max_turns: NonZeroU64) -> Self {
+        self.max_turns = Some(max_turns);
+        self
+    }
+
+    /// The same agent with the tools it may use.
+    #[must_use]
+    pub fn with_tools(mut self, tools: Vec<String>) -> Self {
+        self.tools = Some(tools);
+        self
+    }
+
+    /// The same agent with the tools it must not use.
+    #[must_use]
+    pub fn with_disallowed_tools(mut self, disallowed_tools: Vec<String>) -> Self {
+        self.disallowed_tools = Some(disallowed_tools);
+        self
+    }
 }
 
 /// A decoded frontmatter (`TDecodedFrontmatter`), tagged on `kind`.

@@ -16,6 +16,7 @@ use super::invocation::{CommandRunner, CommandSurface};
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct CommandSubcommandEntry {
     /// The subcommand's name: the first argument that selects it.
     pub name: String,
@@ -35,6 +36,33 @@ pub struct CommandSubcommandEntry {
     pub argument_hint: Option<String>,
 }
 
+impl CommandSubcommandEntry {
+    /// A subcommand entry with its name and description, and no display name or hint.
+    #[must_use]
+    pub fn new(name: impl Into<String>, description: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            description: description.into(),
+            display_name: None,
+            argument_hint: None,
+        }
+    }
+
+    /// The same entry with a friendlier label for menus.
+    #[must_use]
+    pub fn with_display_name(mut self, display_name: impl Into<String>) -> Self {
+        self.display_name = Some(display_name.into());
+        self
+    }
+
+    /// The same entry with an argument hint.
+    #[must_use]
+    pub fn with_argument_hint(mut self, argument_hint: impl Into<String>) -> Self {
+        self.argument_hint = Some(argument_hint.into());
+        self
+    }
+}
+
 /// The minimal projection of a command shown to host UIs, autocomplete and the wire
 /// (`ICommandListEntry`).
 ///
@@ -43,6 +71,7 @@ pub struct CommandSubcommandEntry {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct CommandListEntry {
     /// The command's name.
     pub name: String,
@@ -84,10 +113,69 @@ pub struct CommandListEntry {
     pub subcommands: Option<Vec<CommandSubcommandEntry>>,
 }
 
+impl CommandListEntry {
+    /// A listing entry with the required members, in the contract's order, and no optional member set.
+    #[must_use]
+    pub fn new(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        model_invocable: bool,
+        runner: CommandRunner,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            display_name: None,
+            description: description.into(),
+            example: None,
+            model_invocable,
+            runner,
+            surfaces: None,
+            argument_hint: None,
+            subcommands: None,
+        }
+    }
+
+    /// The same entry with a friendlier label.
+    #[must_use]
+    pub fn with_display_name(mut self, display_name: impl Into<String>) -> Self {
+        self.display_name = Some(display_name.into());
+        self
+    }
+
+    /// The same entry with a usage example.
+    #[must_use]
+    pub fn with_example(mut self, example: impl Into<String>) -> Self {
+        self.example = Some(example.into());
+        self
+    }
+
+    /// The same entry with the client surfaces it runs on.
+    #[must_use]
+    pub fn with_surfaces(mut self, surfaces: Vec<CommandSurface>) -> Self {
+        self.surfaces = Some(surfaces);
+        self
+    }
+
+    /// The same entry with an argument hint.
+    #[must_use]
+    pub fn with_argument_hint(mut self, argument_hint: impl Into<String>) -> Self {
+        self.argument_hint = Some(argument_hint.into());
+        self
+    }
+
+    /// The same entry with its subcommands, for completion.
+    #[must_use]
+    pub fn with_subcommands(mut self, subcommands: Vec<CommandSubcommandEntry>) -> Self {
+        self.subcommands = Some(subcommands);
+        self
+    }
+}
+
 /// A skill as a listing shows it (`ICommandSkillListEntry`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct CommandSkillListEntry {
     /// The skill's name.
     pub name: String,
@@ -117,6 +205,50 @@ pub struct CommandSkillListEntry {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub agent: Option<String>,
+}
+
+impl CommandSkillListEntry {
+    /// A skill entry with the required members, in the contract's order, and no optional member set.
+    #[must_use]
+    pub fn new(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        source: impl Into<String>,
+        model_invocable: bool,
+        user_invocable: bool,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            description: description.into(),
+            source: source.into(),
+            model_invocable,
+            user_invocable,
+            argument_hint: None,
+            context: None,
+            agent: None,
+        }
+    }
+
+    /// The same entry with an argument hint.
+    #[must_use]
+    pub fn with_argument_hint(mut self, argument_hint: impl Into<String>) -> Self {
+        self.argument_hint = Some(argument_hint.into());
+        self
+    }
+
+    /// The same entry with where the skill runs (an open label).
+    #[must_use]
+    pub fn with_context(mut self, context: impl Into<String>) -> Self {
+        self.context = Some(context.into());
+        self
+    }
+
+    /// The same entry with the agent the skill runs as.
+    #[must_use]
+    pub fn with_agent(mut self, agent: impl Into<String>) -> Self {
+        self.agent = Some(agent.into());
+        self
+    }
 }
 
 /// Projects a command to its listing entry (`toCommandListEntry`).

@@ -17,6 +17,7 @@ string_enum! {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct CommandInstalledPlugin {
     /// The plugin's name.
     pub name: String,
@@ -26,10 +27,23 @@ pub struct CommandInstalledPlugin {
     pub enabled: bool,
 }
 
+impl CommandInstalledPlugin {
+    /// An installed plugin: its name, what it does, and whether it is enabled.
+    #[must_use]
+    pub fn new(name: impl Into<String>, description: impl Into<String>, enabled: bool) -> Self {
+        Self {
+            name: name.into(),
+            description: description.into(),
+            enabled,
+        }
+    }
+}
+
 /// A plugin a marketplace offers (`ICommandAvailablePlugin`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct CommandAvailablePlugin {
     /// The plugin's name.
     pub name: String,
@@ -39,10 +53,23 @@ pub struct CommandAvailablePlugin {
     pub installed: bool,
 }
 
+impl CommandAvailablePlugin {
+    /// A plugin a marketplace offers: its name, what it does, and whether it is installed.
+    #[must_use]
+    pub fn new(name: impl Into<String>, description: impl Into<String>, installed: bool) -> Self {
+        Self {
+            name: name.into(),
+            description: description.into(),
+            installed,
+        }
+    }
+}
+
 /// A registered marketplace (`ICommandMarketplaceSource`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct CommandMarketplaceSource {
     /// The marketplace's name.
     pub name: String,
@@ -51,13 +78,35 @@ pub struct CommandMarketplaceSource {
     pub kind: String,
 }
 
+impl CommandMarketplaceSource {
+    /// A marketplace: its name and what kind of source it is (wire `type`).
+    #[must_use]
+    pub fn new(name: impl Into<String>, kind: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            kind: kind.into(),
+        }
+    }
+}
+
 /// The outcome of reloading plugins (`ICommandPluginReloadResult`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct CommandPluginReloadResult {
     /// How many plugins are loaded after the reload; a count, so never negative.
     pub loaded_plugin_count: u32,
+}
+
+impl CommandPluginReloadResult {
+    /// A reload that left `loaded_plugin_count` plugins loaded.
+    #[must_use]
+    pub const fn new(loaded_plugin_count: u32) -> Self {
+        Self {
+            loaded_plugin_count,
+        }
+    }
 }
 
 /// Plugin management as a command host offers it (`ICommandPluginAdapter`); every method is

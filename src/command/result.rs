@@ -22,6 +22,7 @@ pub type CommandResultDataValue = Value;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct CommandResult {
     /// Text for the user: the output, or why the command failed.
     pub message: String,
@@ -48,6 +49,39 @@ pub struct CommandResult {
 }
 
 impl CommandResult {
+    /// A result with `message` and `success`, and no data, host action or UI intent.
+    #[must_use]
+    pub fn new(message: impl Into<String>, success: bool) -> Self {
+        Self {
+            message: message.into(),
+            success,
+            data: None,
+            host_actions: None,
+            ui_intents: None,
+        }
+    }
+
+    /// The same result with structured diagnostics.
+    #[must_use]
+    pub fn with_data(mut self, data: ValueMap) -> Self {
+        self.data = Some(data);
+        self
+    }
+
+    /// The same result with host actions, run in order before it returns.
+    #[must_use]
+    pub fn with_host_actions(mut self, host_actions: Vec<CommandHostAction>) -> Self {
+        self.host_actions = Some(host_actions);
+        self
+    }
+
+    /// The same result with UI intents for the issuing surface.
+    #[must_use]
+    pub fn with_ui_intents(mut self, ui_intents: Vec<CommandUiIntent>) -> Self {
+        self.ui_intents = Some(ui_intents);
+        self
+    }
+
     /// A successful result with `message` and nothing else.
     #[must_use]
     pub fn success(message: impl Into<String>) -> Self {

@@ -9,11 +9,23 @@ use crate::agent_core::ValueMap;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct StatusLineCommandSettings {
     /// True when the status line is shown.
     pub enabled: bool,
     /// True when the status line shows the current git branch.
     pub git_branch: bool,
+}
+
+impl StatusLineCommandSettings {
+    /// Status-line settings: whether it is shown, and whether it shows the git branch.
+    #[must_use]
+    pub const fn new(enabled: bool, git_branch: bool) -> Self {
+        Self {
+            enabled,
+            git_branch,
+        }
+    }
 }
 
 /// A change to the status-line settings (`TStatusLineCommandSettingsPatch`): any subset of the
@@ -28,6 +40,7 @@ pub struct StatusLineCommandSettings {
     feature = "serde",
     serde(rename_all = "camelCase", into = "StatusLinePatchWire")
 )]
+#[non_exhaustive]
 pub struct StatusLineCommandSettingsPatch {
     /// The new [`StatusLineCommandSettings::enabled`], when it changes.
     #[cfg_attr(
@@ -47,6 +60,27 @@ pub struct StatusLineCommandSettingsPatch {
 }
 
 impl StatusLineCommandSettingsPatch {
+    /// The same patch, changing `enabled`.
+    #[must_use]
+    pub fn with_enabled(mut self, enabled: bool) -> Self {
+        self.enabled = Some(enabled);
+        self
+    }
+
+    /// The same patch, changing `git_branch`.
+    #[must_use]
+    pub fn with_git_branch(mut self, git_branch: bool) -> Self {
+        self.git_branch = Some(git_branch);
+        self
+    }
+
+    /// The same patch with these other keys, kept as written.
+    #[must_use]
+    pub fn with_extra(mut self, extra: ValueMap) -> Self {
+        self.extra = extra;
+        self
+    }
+
     /// The settings after applying this patch's known fields to `settings` (the extra keys are
     /// not settings of this shape and are ignored).
     #[must_use]
@@ -89,6 +123,7 @@ impl From<StatusLineCommandSettingsPatch> for StatusLinePatchWire {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct AppearanceSettings {
     /// The chosen theme's id. An id the host does not know resolves to its default theme, with
     /// a visible notice.
@@ -97,6 +132,18 @@ pub struct AppearanceSettings {
     pub syntax_highlighting: bool,
     /// True when animations are reduced.
     pub reduced_motion: bool,
+}
+
+impl AppearanceSettings {
+    /// Appearance settings: the theme's id, syntax highlighting and reduced motion.
+    #[must_use]
+    pub fn new(theme: impl Into<String>, syntax_highlighting: bool, reduced_motion: bool) -> Self {
+        Self {
+            theme: theme.into(),
+            syntax_highlighting,
+            reduced_motion,
+        }
+    }
 }
 
 /// A change to the appearance settings (`TAppearanceSettingsPatch`): any subset of the known
@@ -111,6 +158,7 @@ pub struct AppearanceSettings {
     feature = "serde",
     serde(rename_all = "camelCase", into = "AppearancePatchWire")
 )]
+#[non_exhaustive]
 pub struct AppearanceSettingsPatch {
     /// The new [`AppearanceSettings::theme`], when it changes.
     #[cfg_attr(
@@ -136,6 +184,34 @@ pub struct AppearanceSettingsPatch {
 }
 
 impl AppearanceSettingsPatch {
+    /// The same patch, changing the theme.
+    #[must_use]
+    pub fn with_theme(mut self, theme: impl Into<String>) -> Self {
+        self.theme = Some(theme.into());
+        self
+    }
+
+    /// The same patch, changing `syntax_highlighting`.
+    #[must_use]
+    pub fn with_syntax_highlighting(mut self, syntax_highlighting: bool) -> Self {
+        self.syntax_highlighting = Some(syntax_highlighting);
+        self
+    }
+
+    /// The same patch, changing `reduced_motion`.
+    #[must_use]
+    pub fn with_reduced_motion(mut self, reduced_motion: bool) -> Self {
+        self.reduced_motion = Some(reduced_motion);
+        self
+    }
+
+    /// The same patch with these other keys, kept as written.
+    #[must_use]
+    pub fn with_extra(mut self, extra: ValueMap) -> Self {
+        self.extra = extra;
+        self
+    }
+
     /// The settings after applying this patch's known fields to `settings` (the extra keys are
     /// not settings of this shape and are ignored).
     #[must_use]

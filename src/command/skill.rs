@@ -10,6 +10,7 @@ use super::definition::Command;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct SkillResolutionResult {
     /// How the skill is applied, as an open label ([`INJECT`](Self::INJECT) injects
     /// [`prompt`](Self::prompt) into the conversation).
@@ -24,6 +25,22 @@ pub struct SkillResolutionResult {
 }
 
 impl SkillResolutionResult {
+    /// A resolution in `mode` (an open label, such as [`INJECT`](Self::INJECT)), with no prompt.
+    #[must_use]
+    pub fn new(mode: impl Into<String>) -> Self {
+        Self {
+            mode: mode.into(),
+            prompt: None,
+        }
+    }
+
+    /// The same resolution with the prompt to inject.
+    #[must_use]
+    pub fn with_prompt(mut self, prompt: impl Into<String>) -> Self {
+        self.prompt = Some(prompt.into());
+        self
+    }
+
     /// The mode that injects the resolved prompt into the conversation.
     pub const INJECT: &'static str = "inject";
 
@@ -43,6 +60,7 @@ impl SkillResolutionResult {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct SkillResolveOptions {
     /// The session the skill resolves for, when there is one.
     #[cfg_attr(
@@ -50,6 +68,15 @@ pub struct SkillResolveOptions {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub session_id: Option<String>,
+}
+
+impl SkillResolveOptions {
+    /// The same options, resolving for this session.
+    #[must_use]
+    pub fn with_session_id(mut self, session_id: impl Into<String>) -> Self {
+        self.session_id = Some(session_id.into());
+        self
+    }
 }
 
 /// Loads skill commands and resolves one to instructions (`ISkillExecutionPort`).
@@ -79,9 +106,18 @@ pub trait SkillExecutionPort {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct SkillResourceEntry {
     /// The resource's address inside the skill, as the activation names it.
     pub uri: String,
+}
+
+impl SkillResourceEntry {
+    /// A manifest entry for the resource at `uri`.
+    #[must_use]
+    pub fn new(uri: impl Into<String>) -> Self {
+        Self { uri: uri.into() }
+    }
 }
 
 /// The bytes of one supporting resource, as read (`ISkillResource`).
@@ -94,11 +130,23 @@ pub struct SkillResourceEntry {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct SkillResource {
     /// The manifest `uri` it was read from.
     pub uri: String,
     /// The resource's content, unchanged.
     pub bytes: Vec<u8>,
+}
+
+impl SkillResource {
+    /// The bytes read from `uri`.
+    #[must_use]
+    pub fn new(uri: impl Into<String>, bytes: Vec<u8>) -> Self {
+        Self {
+            uri: uri.into(),
+            bytes,
+        }
+    }
 }
 
 /// A lazily admitted skill's instructions and supporting files, held under the host's authority

@@ -44,6 +44,7 @@ string_enum! {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct ThemeCatalogueEntry {
     /// The id persisted in [`AppearanceSettings::theme`].
     pub id: String,
@@ -53,6 +54,24 @@ pub struct ThemeCatalogueEntry {
     pub appearance: ThemeAppearance,
     /// Where the theme comes from.
     pub source: ThemeSource,
+}
+
+impl ThemeCatalogueEntry {
+    /// A catalogue entry: the theme's id, its name, dark or light, and where it comes from.
+    #[must_use]
+    pub fn new(
+        id: impl Into<String>,
+        name: impl Into<String>,
+        appearance: ThemeAppearance,
+        source: ThemeSource,
+    ) -> Self {
+        Self {
+            id: id.into(),
+            name: name.into(),
+            appearance,
+            source,
+        }
+    }
 }
 
 /// A reduced-motion value forced by a tier above the persisted settings: which tier, and the
@@ -75,6 +94,7 @@ pub struct ReducedMotionPin {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct ThemeAppearanceState {
     /// The persisted settings.
     pub settings: AppearanceSettings,
@@ -87,6 +107,22 @@ pub struct ThemeAppearanceState {
 }
 
 impl ThemeAppearanceState {
+    /// The appearance as persisted in `settings`, with no reduced-motion pin.
+    #[must_use]
+    pub fn new(settings: AppearanceSettings) -> Self {
+        Self {
+            settings,
+            reduced_motion_pin: None,
+        }
+    }
+
+    /// The same state with reduced motion pinned by a higher tier.
+    #[must_use]
+    pub fn with_reduced_motion_pin(mut self, reduced_motion_pin: ReducedMotionPin) -> Self {
+        self.reduced_motion_pin = Some(reduced_motion_pin);
+        self
+    }
+
     /// Whether motion is reduced in effect: the pinned value when a pin exists, the persisted
     /// setting otherwise.
     #[must_use]

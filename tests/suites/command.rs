@@ -189,10 +189,8 @@ impl SkillExecutionPort for Skills {
             .skill_content
             .as_deref()
             .ok_or(Refused("not a skill"))?;
-        Ok(SkillResolutionResult {
-            mode: s(SkillResolutionResult::INJECT),
-            prompt: Some(content.replace("$ARGUMENTS", args)),
-        })
+        Ok(SkillResolutionResult::new(SkillResolutionResult::INJECT)
+            .with_prompt(content.replace("$ARGUMENTS", args)))
     }
 }
 
@@ -201,18 +199,8 @@ struct Themes;
 impl ThemeCataloguePort for Themes {
     fn list_themes(&self) -> Vec<ThemeCatalogueEntry> {
         vec![
-            ThemeCatalogueEntry {
-                id: s("dark"),
-                name: s("Dark"),
-                appearance: ThemeAppearance::Dark,
-                source: ThemeSource::BuiltIn,
-            },
-            ThemeCatalogueEntry {
-                id: s("mine"),
-                name: s("Mine"),
-                appearance: ThemeAppearance::Light,
-                source: ThemeSource::User,
-            },
+            ThemeCatalogueEntry::new("dark", "Dark", ThemeAppearance::Dark, ThemeSource::BuiltIn),
+            ThemeCatalogueEntry::new("mine", "Mine", ThemeAppearance::Light, ThemeSource::User),
         ]
     }
 
@@ -221,17 +209,11 @@ impl ThemeCataloguePort for Themes {
     }
 
     fn get_appearance(&self) -> ThemeAppearanceState {
-        ThemeAppearanceState {
-            settings: AppearanceSettings {
-                theme: s("dark"),
-                syntax_highlighting: true,
-                reduced_motion: false,
-            },
-            reduced_motion_pin: Some(ReducedMotionPin {
+        ThemeAppearanceState::new(AppearanceSettings::new("dark", true, false))
+            .with_reduced_motion_pin(ReducedMotionPin {
                 tier: ReducedMotionOverride::Flag,
                 reduced_motion: true,
-            }),
-        }
+            })
     }
 }
 
@@ -254,11 +236,11 @@ impl CommandPluginAdapter for Plugins {
         if marketplace != "community" {
             return Err(Refused("unknown marketplace"));
         }
-        Ok(vec![CommandAvailablePlugin {
-            name: s("lint-helper"),
-            description: s("Run linters"),
-            installed: false,
-        }])
+        Ok(vec![CommandAvailablePlugin::new(
+            "lint-helper",
+            "Run linters",
+            false,
+        )])
     }
 
     async fn install(
@@ -302,10 +284,7 @@ impl CommandPluginAdapter for Plugins {
     }
 
     async fn marketplace_list(&self) -> Result<Vec<CommandMarketplaceSource>, Refused> {
-        Ok(vec![CommandMarketplaceSource {
-            name: s("community"),
-            kind: s("github"),
-        }])
+        Ok(vec![CommandMarketplaceSource::new("community", "github")])
     }
 
     async fn reload_plugins(&self) -> Result<CommandPluginReloadResult, Refused> {
@@ -314,9 +293,9 @@ impl CommandPluginAdapter for Plugins {
             .iter()
             .filter(|plugin| plugin.enabled)
             .count();
-        Ok(CommandPluginReloadResult {
-            loaded_plugin_count: u32::try_from(enabled).map_err(|_| Refused("too many"))?,
-        })
+        Ok(CommandPluginReloadResult::new(
+            u32::try_from(enabled).map_err(|_| Refused("too many"))?,
+        ))
     }
 }
 
@@ -367,10 +346,7 @@ impl SkillContentActivation for Activation {
         if !self.lists(uri) {
             return Err(Refused("outside the manifest"));
         }
-        Ok(SkillResource {
-            uri: s(uri),
-            bytes: b"# Outline\n".to_vec(),
-        })
+        Ok(SkillResource::new(uri, b"# Outline\n".to_vec()))
     }
 
     fn close(&mut self) -> Result<(), Refused> {
@@ -797,12 +773,7 @@ cases! {
         let subs = entry.subcommands.as_deref().expect("subcommands");
         assert_eq!(
             subs[0],
-            CommandSubcommandEntry {
-                name: s("show"),
-                description: s("Show the memory file"),
-                display_name: None,
-                argument_hint: None,
-            }
+            CommandSubcommandEntry::new("show", "Show the memory file")
         );
         assert_eq!(subs[1].argument_hint.as_deref(), Some("<scope>"));
     }
@@ -869,30 +840,17 @@ cases! {
         let entry = to_command_list_entry(&memory);
         assert_eq!(
             entry,
-            CommandListEntry {
-                name: s("memory"),
-                display_name: Some(s("Memory")),
-                description: s("Manage project memory"),
-                example: Some(s("/memory show")),
-                model_invocable: true,
-                runner: CommandRunner::Client,
-                surfaces: Some(vec![CommandSurface::Terminal, CommandSurface::Web]),
-                argument_hint: Some(s("<show|edit>")),
-                subcommands: Some(vec![
-                    CommandSubcommandEntry {
-                        name: s("show"),
-                        description: s("Show the memory file"),
-                        display_name: None,
-                        argument_hint: None,
-                    },
-                    CommandSubcommandEntry {
-                        name: s("edit"),
-                        description: s("Open the memory file in an editor"),
-                        display_name: Some(s("Edit memory")),
-                        argument_hint: Some(s("<scope>")),
-                    },
-                ]),
-            }
+            CommandListEntry::new("memory", "Manage project memory", true, CommandRunner::Client)
+                .with_display_name("Memory")
+                .with_example("/memory show")
+                .with_surfaces(vec![CommandSurface::Terminal, CommandSurface::Web])
+                .with_argument_hint("<show|edit>")
+                .with_subcommands(vec![
+                    CommandSubcommandEntry::new("show", "Show the memory file"),
+                    CommandSubcommandEntry::new("edit", "Open the memory file in an editor")
+                        .with_display_name("Edit memory")
+                        .with_argument_hint("<scope>"),
+                ])
         );
         // Nothing else of the command crosses: no source, no runsBare, no modelDescription.
         let json = to_json(&entry);
@@ -938,12 +896,9 @@ cases! {
             .with_subcommands(vec![command("deeper")]);
         assert_eq!(
             to_subcommand_entry(&sub),
-            CommandSubcommandEntry {
-                name: s("show"),
-                description: s("the show command"),
-                display_name: Some(s("Show")),
-                argument_hint: Some(s("[n]")),
-            }
+            CommandSubcommandEntry::new("show", "the show command")
+                .with_display_name("Show")
+                .with_argument_hint("[n]")
         );
     }
 
@@ -1069,7 +1024,7 @@ cases! {
             "statusline_settings",
             include_str!("../golden/command/statusline_settings.json"),
         );
-        assert_eq!(settings, StatusLineCommandSettings { enabled: true, git_branch: false });
+        assert_eq!(settings, StatusLineCommandSettings::new(true, false));
     }
 
     fn statusline_patch_keeps_extra_keys() {
@@ -1087,15 +1042,15 @@ cases! {
         );
         assert_eq!(patch.extra.get("refreshMs"), Some(&Value::from(500)));
         assert!(!patch.extra.contains_key("enabled"));
-        let applied = patch.apply_to(StatusLineCommandSettings { enabled: true, git_branch: true });
-        assert_eq!(applied, StatusLineCommandSettings { enabled: false, git_branch: true });
+        let applied = patch.apply_to(StatusLineCommandSettings::new(true, true));
+        assert_eq!(applied, StatusLineCommandSettings::new(false, true));
     }
 
     fn statusline_patch_does_not_write_owned_keys_twice() {
         let mut extra = ValueMap::new();
         extra.insert(s("gitBranch"), Value::from("shadow"));
         extra.insert(s("width"), Value::from(80));
-        let patch = StatusLineCommandSettingsPatch { enabled: None, git_branch: Some(true), extra };
+        let patch = StatusLineCommandSettingsPatch::default().with_git_branch(true).with_extra(extra);
         assert_eq!(to_json(&patch), serde_json::json!({ "gitBranch": true, "width": 80 }));
         let empty = StatusLineCommandSettingsPatch::default();
         assert_eq!(to_json(&empty), serde_json::json!({}));
@@ -1121,11 +1076,7 @@ cases! {
         assert_eq!(patch.reduced_motion, None);
         assert_eq!(patch.extra.get("fontScale"), Some(&Value::from(1.25)));
         assert_eq!(patch.extra.get("accent"), Some(&serde_json::json!({ "name": "teal" })));
-        let applied = patch.apply_to(AppearanceSettings {
-            theme: s("dark"),
-            syntax_highlighting: true,
-            reduced_motion: true,
-        });
+        let applied = patch.apply_to(AppearanceSettings::new("dark", true, true));
         assert_eq!(applied.theme, "dark");
         assert!(!applied.syntax_highlighting);
         assert!(applied.reduced_motion);
@@ -1135,12 +1086,9 @@ cases! {
         let mut extra = ValueMap::new();
         extra.insert(s("theme"), Value::from("shadow"));
         extra.insert(s("reducedMotion"), Value::from(false));
-        let patch = AppearanceSettingsPatch {
-            theme: Some(s("light")),
-            syntax_highlighting: None,
-            reduced_motion: None,
-            extra,
-        };
+        let patch = AppearanceSettingsPatch::default()
+            .with_theme("light")
+            .with_extra(extra);
         assert_eq!(to_json(&patch), serde_json::json!({ "theme": "light" }));
     }
 
@@ -1230,7 +1178,7 @@ cases! {
         );
         assert_eq!(fork.prompt, None);
         assert_eq!(fork.inject_prompt(), None);
-        let wrong_mode = SkillResolutionResult { mode: s("fork"), prompt: Some(s("p")) };
+        let wrong_mode = SkillResolutionResult::new("fork").with_prompt("p");
         assert_eq!(wrong_mode.inject_prompt(), None);
         let options: SkillResolveOptions = golden(
             "skill_resolve_options",
@@ -1319,20 +1267,12 @@ cases! {
     }
 
     fn decoded_frontmatter_carries_its_kind_tag() {
-        let agent = DecodedFrontmatter::from(DecodedAgentFrontmatter {
-            name: s("a"),
-            description: s("d"),
-            ..DecodedAgentFrontmatter::default()
-        });
+        let agent = DecodedFrontmatter::from(DecodedAgentFrontmatter::new("a", "d"));
         assert_eq!(
             to_json(&agent),
             serde_json::json!({ "kind": "agent", "name": "a", "description": "d" })
         );
-        let skill = DecodedFrontmatter::from(DecodedSkillFrontmatter {
-            name: s("s"),
-            description: s("d"),
-            ..DecodedSkillFrontmatter::default()
-        });
+        let skill = DecodedFrontmatter::from(DecodedSkillFrontmatter::new("s", "d"));
         assert_eq!(to_json(&skill).get("kind"), Some(&Value::from("skill")));
     }
 
@@ -1365,7 +1305,7 @@ cases! {
         let port = Skills;
         let skills = port.load_commands();
         assert_eq!(skills.len(), 1);
-        let options = SkillResolveOptions { session_id: Some(s("session-1")) };
+        let options = SkillResolveOptions::default().with_session_id("session-1");
         let resolved =
             block_on(port.resolve_skill(&skills[0], "README.md", &options)).expect("resolves");
         assert_eq!(resolved.inject_prompt(), Some("Summarize README.md."));
@@ -1378,7 +1318,7 @@ cases! {
 
     fn skill_activation_serves_only_its_manifest_until_closed() {
         let mut activation = Activation {
-            manifest: vec![SkillResourceEntry { uri: s("skill://s/outline.md") }],
+            manifest: vec![SkillResourceEntry::new("skill://s/outline.md")],
             consented: true,
             closed: false,
         };
@@ -1410,8 +1350,8 @@ cases! {
     fn plugin_adapter_reloads_and_refuses() {
         let plugins = Plugins {
             installed: vec![
-                CommandInstalledPlugin { name: s("a"), description: s("A"), enabled: true },
-                CommandInstalledPlugin { name: s("b"), description: s("B"), enabled: false },
+                CommandInstalledPlugin::new("a", "A", true),
+                CommandInstalledPlugin::new("b", "B", false),
             ],
         };
         let reload = block_on(plugins.reload_plugins()).expect("reloads");
