@@ -39,9 +39,11 @@ use agent_interface::command::{
     Command, CommandHostAction, CommandResult, CommandRunner, model_may_run, to_command_list_entry,
 };
 use agent_interface::execution::{
-    AgentBackgroundTaskRequest, AgentBackgroundTaskResult, BackgroundTaskEvent, BackgroundTaskKind,
-    BackgroundTaskMode, BackgroundTaskRequest, BackgroundTaskRequestBase, BackgroundTaskResult,
-    BackgroundTaskResultBase, BackgroundTaskState, BackgroundTaskStatus, JobStateFields,
+    task_event::BackgroundTaskEvent,
+    task_request::{AgentBackgroundTaskRequest, BackgroundTaskRequest, BackgroundTaskRequestBase},
+    task_result::{AgentBackgroundTaskResult, BackgroundTaskResult, BackgroundTaskResultBase},
+    task_state::{BackgroundTaskState, JobStateFields},
+    task_vocabulary::{BackgroundTaskKind, BackgroundTaskMode, BackgroundTaskStatus},
 };
 use agent_interface::runtime::reconcile::{
     ReconcileInputs, ToolEffect, reconcile_interrupted_session, reconciled_error_kind,

@@ -8,7 +8,7 @@ use agent_interface::agent_core::{
 };
 use agent_interface::analytics::UsageBySourceReport;
 use agent_interface::command::Command;
-use agent_interface::execution::BackgroundJobGroupCreateRequest;
+use agent_interface::execution::groups::BackgroundJobGroupCreateRequest;
 use agent_interface::runtime::policy::PutRulesOptions;
 use agent_interface::runtime::reconcile::ReconcileReport;
 use agent_interface::session::directory::SessionListing;

@@ -20,7 +20,7 @@ use agent_interface::analytics::{
     UsageObservation, UsageSnapshot,
 };
 use agent_interface::command::{CommandHostAction, CommandUiIntent};
-use agent_interface::execution::BackgroundTaskRequest;
+use agent_interface::execution::task_request::BackgroundTaskRequest;
 use agent_interface::session::{
     capabilities::SESSION_CAPABILITY_MEMBER_KEYS,
     directory::{

@@ -3,10 +3,23 @@
 //!
 //! It mirrors the TypeScript execution contracts: the vocabulary shared by whatever schedules
 //! execution (a task manager, a subagent runner) and whatever shows it (a terminal list, a
-//! remote surface). What a task is asked to do, how it stands, what it produced and reports, how
-//! tasks are grouped, what a subagent job is, and the one list that shows the main thread, tasks
-//! and groups together. Declarations, two ports (listeners and a group-id factory) and small
-//! pure functions; no runner, no I/O, nothing raised: [`BackgroundTaskError`] is a value.
+//! remote surface). Declarations, two ports (listeners and a group-id factory) and small
+//! pure functions; no runner, no I/O, nothing raised:
+//! [`BackgroundTaskError`](task_vocabulary::BackgroundTaskError) is a value. One public
+//! submodule per contract:
+//!
+//! - [`task_vocabulary`]: kinds, modes, statuses, timeout reasons, error categories, primitive
+//!   metadata values and the error value a failed task carries;
+//! - [`task_request`]: what a caller asks for when it starts a background task, by kind;
+//! - [`task_schedule`]: the definition of a scheduled wake;
+//! - [`task_result`]: what a finished task produced, by kind;
+//! - [`task_state`]: how a task stands, the fields it shares with a subagent job, and its
+//!   input, log and listing records;
+//! - [`task_event`]: what a task manager reports while tasks run, and its listener port;
+//! - [`groups`]: job groups the parent waits on together, their events and ports;
+//! - [`subagents`]: subagent jobs, derived from the agent task's declarations;
+//! - [`workspace`]: the one list that shows the main thread, tasks and groups together;
+//! - [`workspace_projection`]: what the workspace projection reads and the state it derives.
 //!
 //! # Guarantees
 //!
@@ -22,19 +35,25 @@
 //!
 //! # Pure functions
 //!
-//! [`BackgroundTaskStatus::is_terminal`]; the accessors ([`BackgroundTaskRequest::kind`],
-//! [`BackgroundTaskResult::kind`], [`BackgroundTaskEvent::task_id`], …);
-//! [`ExecutionWorkspaceStatus::normalized_state`] (total) and
-//! [`ExecutionNormalizedState::derive`] (a parked prompt wins), with the task, group and
-//! main-thread shortcuts; [`attach_offered`] and [`ExecutionWorkspaceEntry::cancel_route`];
-//! [`SubagentJobStatus::from_task_status`]; [`ExecutionSelfPacedLoopSummary::needs_own_entry`].
+//! [`BackgroundTaskStatus::is_terminal`](task_vocabulary::BackgroundTaskStatus::is_terminal);
+//! the accessors ([`BackgroundTaskRequest::kind`](task_request::BackgroundTaskRequest::kind),
+//! [`BackgroundTaskResult::kind`](task_result::BackgroundTaskResult::kind),
+//! [`BackgroundTaskEvent::task_id`](task_event::BackgroundTaskEvent::task_id), …);
+//! [`ExecutionWorkspaceStatus::normalized_state`](workspace::ExecutionWorkspaceStatus::normalized_state)
+//! (total) and [`ExecutionNormalizedState::derive`](workspace::ExecutionNormalizedState::derive)
+//! (a parked prompt wins), with the task, group and main-thread shortcuts;
+//! [`attach_offered`](workspace::attach_offered) and
+//! [`ExecutionWorkspaceEntry::cancel_route`](workspace::ExecutionWorkspaceEntry::cancel_route);
+//! [`SubagentJobStatus::from_task_status`](subagents::SubagentJobStatus::from_task_status);
+//! [`ExecutionSelfPacedLoopSummary::needs_own_entry`](workspace_projection::ExecutionSelfPacedLoopSummary::needs_own_entry).
 //!
 //! # Example
 //!
 //! ```
-//! use agent_interface::execution::{
-//!     BackgroundTaskStatus, ExecutionEntryKind, ExecutionNormalizedState as State,
-//!     ExecutionWorkspaceStatus as Status, attach_offered,
+//! use agent_interface::execution::task_vocabulary::BackgroundTaskStatus;
+//! use agent_interface::execution::workspace::{
+//!     ExecutionEntryKind, ExecutionNormalizedState as State, ExecutionWorkspaceStatus as Status,
+//!     attach_offered,
 //! };
 //!
 //! assert_eq!(State::derive(Status::Idle, false), State::Completed);
@@ -61,61 +80,15 @@ macro_rules! from_variants {
     };
 }
 
-mod job_group;
-mod subagent;
-mod task_event;
-mod task_request;
-mod task_result;
-mod task_schedule;
-mod task_state;
-mod task_vocabulary;
+pub mod groups;
+pub mod subagents;
+pub mod task_event;
+pub mod task_request;
+pub mod task_result;
+pub mod task_schedule;
+pub mod task_state;
+pub mod task_vocabulary;
 #[cfg(feature = "serde")]
 mod wire_check;
-mod workspace;
-mod workspace_projection;
-
-pub use job_group::{
-    BackgroundJobGroupCreateRequest, BackgroundJobGroupEvent, BackgroundJobGroupEventListener,
-    BackgroundJobGroupEventType, BackgroundJobGroupIdFactory, BackgroundJobGroupState,
-    BackgroundJobGroupStatus, BackgroundJobGroupSummary, BackgroundJobResultEnvelope,
-    BackgroundJobWaitPolicy,
-};
-pub use subagent::{
-    PausedSubagentStatus, SubagentJobMode, SubagentJobResult, SubagentJobState, SubagentJobStatus,
-    SubagentSpawnRequest,
-};
-pub use task_event::{BackgroundTaskEvent, BackgroundTaskEventListener, BackgroundTaskEventType};
-pub use task_request::{
-    AgentBackgroundTaskRequest, BackgroundTaskRequest, BackgroundTaskRequestBase,
-    ProcessBackgroundTaskRequest, ScheduledBackgroundTaskRequest, SerializableProviderProfile,
-    ToolInvocationBackgroundTaskRequest, ToolProvenanceOwner,
-};
-pub use task_result::{
-    AgentBackgroundTaskResult, BackgroundTaskResult, BackgroundTaskResultBase,
-    ProcessBackgroundTaskResult, ScheduledBackgroundTaskResult, ToolInvocationBackgroundTaskResult,
-};
-pub use task_schedule::BackgroundTaskSchedule;
-pub use task_state::{
-    BackgroundTaskInput, BackgroundTaskListFilter, BackgroundTaskLogCursor, BackgroundTaskLogPage,
-    BackgroundTaskState, JobStateFields,
-};
-pub use task_vocabulary::{
-    BackgroundPrimitive, BackgroundPrimitiveMap, BackgroundTaskError, BackgroundTaskErrorCategory,
-    BackgroundTaskIsolation, BackgroundTaskKind, BackgroundTaskMode, BackgroundTaskStatus,
-    BackgroundTaskTimeoutReason, BackgroundTaskUsage,
-};
-pub use workspace::{
-    CancelRoute, ExecutionAttention, ExecutionControl, ExecutionDetailCursor, ExecutionDetailPage,
-    ExecutionDetailRecord, ExecutionDetailRecordKind, ExecutionEntryKind, ExecutionHeadline,
-    ExecutionHeadlineKind, ExecutionNormalizedState, ExecutionOrigin, ExecutionOriginKind,
-    ExecutionPendingRequest, ExecutionPendingRequestKind, ExecutionWorkspaceEntry,
-    ExecutionWorkspaceEntryRef, ExecutionWorkspaceEvent, ExecutionWorkspaceEventType,
-    ExecutionWorkspaceFilter, ExecutionWorkspaceSnapshot, ExecutionWorkspaceSnapshotOptions,
-    ExecutionWorkspaceStatus, ExecutionWorkspaceUpdateCause, ExecutionWorkspaceVisibility,
-    attach_offered,
-};
-pub use workspace_projection::{
-    CreateExecutionWorkspaceSnapshotInput, CreateLineDetailPageInput,
-    CreateMainThreadDetailPageInput, CreateMainThreadEntryInput, ExecutionSelfPacedLoopPhase,
-    ExecutionSelfPacedLoopSummary,
-};
+pub mod workspace;
+pub mod workspace_projection;

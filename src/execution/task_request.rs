@@ -257,7 +257,7 @@ impl fmt::Debug for SerializableProviderProfile {
 
 /// A request for a separate agent (`IAgentBackgroundTaskRequest` without `kind`; the payload of
 /// [`BackgroundTaskRequest::Agent`], which adds `"kind": "agent"`). It is also the subagent spawn
-/// request ([`SubagentSpawnRequest`](super::SubagentSpawnRequest)).
+/// request ([`SubagentSpawnRequest`](super::subagents::SubagentSpawnRequest)).
 ///
 /// It is the only request that declares a permission policy, and there the policy is required.
 /// A fork reaches the agent only as `resume_session_id`: the request has no field that could

@@ -48,7 +48,7 @@ impl BackgroundTaskResultBase {
 
 /// The result of an agent task (`IAgentBackgroundTaskResult` without `kind`; the payload of
 /// [`BackgroundTaskResult::Agent`]). It is also the subagent job result
-/// ([`SubagentJobResult`](super::SubagentJobResult)).
+/// ([`SubagentJobResult`](super::subagents::SubagentJobResult)).
 ///
 /// Only an agent result has `usage`; JSON that has `exitCode` or `signalCode` fails to decode
 /// with an error naming the key.

@@ -13,7 +13,7 @@ use super::task_vocabulary::{
 
 /// The fields a background task's state and a subagent job's state have in common, declared
 /// once and flattened into both ([`BackgroundTaskState::job`],
-/// [`SubagentJobState::job`](super::SubagentJobState::job)), so the two cannot drift apart.
+/// [`SubagentJobState::job`](super::subagents::SubagentJobState::job)), so the two cannot drift apart.
 ///
 /// Timestamps are ISO-8601 strings, carried as written and not validated here.
 #[derive(Clone, Debug, PartialEq)]

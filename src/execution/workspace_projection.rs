@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 
 use crate::agent_core::HistoryEntry;
 
-use super::job_group::{BackgroundJobGroupState, BackgroundJobGroupStatus};
+use super::groups::{BackgroundJobGroupState, BackgroundJobGroupStatus};
 use super::task_state::{BackgroundTaskLogCursor, BackgroundTaskState};
 use super::task_vocabulary::BackgroundTaskStatus;
 use super::workspace::{

@@ -91,11 +91,17 @@ use crate::command::{
     CommandInvocationSource, CommandListEntry, CommandResult, CommandSkillListEntry,
 };
 use crate::execution::{
-    BackgroundJobGroupState, BackgroundJobGroupStatus, BackgroundJobWaitPolicy,
-    BackgroundTaskInput, BackgroundTaskListFilter, BackgroundTaskLogCursor, BackgroundTaskLogPage,
-    BackgroundTaskMode, BackgroundTaskState, ExecutionDetailCursor, ExecutionDetailPage,
-    ExecutionWorkspaceSnapshot, ExecutionWorkspaceSnapshotOptions, JobStateFields,
-    SubagentJobState, SubagentJobStatus,
+    groups::{BackgroundJobGroupState, BackgroundJobGroupStatus, BackgroundJobWaitPolicy},
+    subagents::{SubagentJobState, SubagentJobStatus},
+    task_state::{
+        BackgroundTaskInput, BackgroundTaskListFilter, BackgroundTaskLogCursor,
+        BackgroundTaskLogPage, BackgroundTaskState, JobStateFields,
+    },
+    task_vocabulary::BackgroundTaskMode,
+    workspace::{
+        ExecutionDetailCursor, ExecutionDetailPage, ExecutionWorkspaceSnapshot,
+        ExecutionWorkspaceSnapshotOptions,
+    },
 };
 
 use super::capabilities::{

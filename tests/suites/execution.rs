@@ -8,7 +8,10 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use agent_interface::agent_core::*;
-use agent_interface::execution::*;
+use agent_interface::execution::{
+    groups::*, subagents::*, task_event::*, task_request::*, task_result::*, task_schedule::*,
+    task_state::*, task_vocabulary::*, workspace::*, workspace_projection::*,
+};
 
 use crate::support::s;
 use crate::support::{golden, json_eq, rejects, to_json};

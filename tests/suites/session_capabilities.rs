@@ -20,9 +20,10 @@ use core::task::{Context, Poll, Waker};
 
 use agent_interface::agent_core::{ErrorValue, ToolParameters, Value};
 use agent_interface::execution::{
-    BackgroundJobGroupStatus, BackgroundJobWaitPolicy, BackgroundTaskIsolation, BackgroundTaskMode,
-    ExecutionDetailCursor, ExecutionDetailPage, ExecutionWorkspaceSnapshotOptions,
-    SubagentJobStatus,
+    groups::{BackgroundJobGroupStatus, BackgroundJobWaitPolicy},
+    subagents::SubagentJobStatus,
+    task_vocabulary::{BackgroundTaskIsolation, BackgroundTaskMode},
+    workspace::{ExecutionDetailCursor, ExecutionDetailPage, ExecutionWorkspaceSnapshotOptions},
 };
 use agent_interface::session::testing::*;
 use agent_interface::session::{capabilities::*, events::*, loops::*, prompts::*, turns::*};

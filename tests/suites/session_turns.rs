@@ -136,9 +136,14 @@ fn ask_request() -> SessionEvent {
 fn all_events() -> Vec<SessionEvent> {
     use agent_interface::agent_core::{ModelEffortSelection, PermissionMode};
     use agent_interface::execution::{
-        BackgroundJobGroupEvent, BackgroundJobGroupState, BackgroundJobGroupStatus,
-        BackgroundJobWaitPolicy, BackgroundTaskEvent, ExecutionWorkspaceEvent,
-        ExecutionWorkspaceSnapshot, ExecutionWorkspaceUpdateCause,
+        groups::{
+            BackgroundJobGroupEvent, BackgroundJobGroupState, BackgroundJobGroupStatus,
+            BackgroundJobWaitPolicy,
+        },
+        task_event::BackgroundTaskEvent,
+        workspace::{
+            ExecutionWorkspaceEvent, ExecutionWorkspaceSnapshot, ExecutionWorkspaceUpdateCause,
+        },
     };
 
     let running_tool = ToolState::new("Bash", "cargo test", true);

@@ -91,10 +91,17 @@ use crate::command::{
     CommandInvocationSource, CommandListEntry, CommandResult, CommandSkillListEntry,
 };
 use crate::execution::{
-    BackgroundJobGroupState, BackgroundJobWaitPolicy, BackgroundTaskInput, BackgroundTaskIsolation,
-    BackgroundTaskListFilter, BackgroundTaskLogCursor, BackgroundTaskLogPage, BackgroundTaskMode,
-    BackgroundTaskState, ExecutionDetailCursor, ExecutionDetailPage, ExecutionWorkspaceSnapshot,
-    ExecutionWorkspaceSnapshotOptions, SubagentJobState,
+    groups::{BackgroundJobGroupState, BackgroundJobWaitPolicy},
+    subagents::SubagentJobState,
+    task_state::{
+        BackgroundTaskInput, BackgroundTaskListFilter, BackgroundTaskLogCursor,
+        BackgroundTaskLogPage, BackgroundTaskState,
+    },
+    task_vocabulary::{BackgroundTaskIsolation, BackgroundTaskMode},
+    workspace::{
+        ExecutionDetailCursor, ExecutionDetailPage, ExecutionWorkspaceSnapshot,
+        ExecutionWorkspaceSnapshotOptions,
+    },
 };
 
 use super::runtime_tools::{DynSessionRuntimeTools, SessionRuntimeTools};

@@ -7,7 +7,10 @@ use alloc::boxed::Box;
 use alloc::string::String;
 
 use crate::agent_core::{ContextWindowState, ErrorValue};
-use crate::execution::{BackgroundJobGroupEvent, BackgroundTaskEvent, ExecutionWorkspaceEvent};
+use crate::execution::{
+    groups::BackgroundJobGroupEvent, task_event::BackgroundTaskEvent,
+    workspace::ExecutionWorkspaceEvent,
+};
 
 use super::branch::BranchEvent;
 use super::goal::GoalEvent;

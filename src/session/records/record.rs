@@ -14,7 +14,9 @@ use alloc::vec::Vec;
 
 use crate::agent_core::{HistoryEntry, ToolSchema, UniversalMessage, ValueMap};
 use crate::execution::{
-    BackgroundJobGroupEvent, BackgroundJobGroupState, BackgroundTaskEvent, BackgroundTaskState,
+    groups::{BackgroundJobGroupEvent, BackgroundJobGroupState},
+    task_event::BackgroundTaskEvent,
+    task_state::BackgroundTaskState,
 };
 
 use crate::session::events::{
