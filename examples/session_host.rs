@@ -107,33 +107,29 @@ fn main() -> Result<(), serde_json::Error> {
 /// Section 1: a usage observation for one finished turn, on the wire and back.
 fn usage_observation() -> Result<(), serde_json::Error> {
     println!("== usage observation");
-    let observation = UsageObservation {
-        usage_observation_id: "obs-7".into(),
-        turn_id: "turn-7".into(),
-        outcome: UsageOutcome::Success,
-        prompt_execution_started_at: Some("2026-12-02T10:00:00.000Z".into()),
-        prompt_execution_ended_at: Some("2026-12-02T10:00:02.500Z".into()),
-        prompt_execution_outcome: Some(UsageOutcome::Success),
-        prompt_execution_trace_id: Some("4bf92f3577b34da6a3ce929d0e0e4736".into()),
-        prompt_execution_span_id: Some("00f067aa0ba902b7".into()),
-        model: ModelAttribution::Single("claude-sonnet".into()),
-        provider_id: Some("anthropic".into()),
-        surface: Some(UsageSurface::Cli),
-        source: Some(UsageSource::main()),
-        usage: Some(UsageSnapshot {
-            kind: UsageSnapshotKind::Exact,
-            scope: UsageSnapshotScope::Turn,
-            total_tokens: 1_530,
-            prompt_tokens: Some(1_200),
-            completion_tokens: Some(330),
-            context_used_tokens: 1_530,
-            context_max_tokens: 200_000,
-            context_used_percentage: 0.8,
-            // Priced from a local table: an estimate, however exact the model id.
-            cost: TurnCost::Estimated { usd: 0.0086 },
-            source: None,
-        }),
-    };
+    let usage = UsageSnapshot::new(
+        UsageSnapshotKind::Exact,
+        UsageSnapshotScope::Turn,
+        1_530,
+        1_530,
+        200_000,
+        0.8,
+        // Priced from a local table: an estimate, however exact the model id.
+        TurnCost::Estimated { usd: 0.0086 },
+    )
+    .with_prompt_tokens(1_200)
+    .with_completion_tokens(330);
+    let observation = UsageObservation::new("obs-7", "turn-7", UsageOutcome::Success)
+        .with_prompt_execution_started_at("2026-12-02T10:00:00.000Z")
+        .with_prompt_execution_ended_at("2026-12-02T10:00:02.500Z")
+        .with_prompt_execution_outcome(UsageOutcome::Success)
+        .with_prompt_execution_trace_id("4bf92f3577b34da6a3ce929d0e0e4736")
+        .with_prompt_execution_span_id("00f067aa0ba902b7")
+        .with_model(ModelAttribution::Single("claude-sonnet".into()))
+        .with_provider_id("anthropic")
+        .with_surface(UsageSurface::Cli)
+        .with_source(UsageSource::main())
+        .with_usage(usage);
     let wire = serde_json::to_string_pretty(&observation)?;
     println!("{wire}");
     let read_back: UsageObservation = serde_json::from_str(&wire)?;

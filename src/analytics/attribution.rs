@@ -43,6 +43,7 @@ string_enum! {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct UsageSource {
     /// The kind of unit.
     pub scope: UsageSourceScope,
@@ -61,6 +62,30 @@ pub struct UsageSource {
 }
 
 impl UsageSource {
+    /// A usage source of this scope; the id and label start absent.
+    #[must_use]
+    pub const fn new(scope: UsageSourceScope) -> Self {
+        Self {
+            scope,
+            id: None,
+            label: None,
+        }
+    }
+
+    /// Sets the stable id of the unit.
+    #[must_use]
+    pub fn with_id(mut self, id: impl Into<String>) -> Self {
+        self.id = Some(id.into());
+        self
+    }
+
+    /// Sets the human label of the unit.
+    #[must_use]
+    pub fn with_label(mut self, label: impl Into<String>) -> Self {
+        self.label = Some(label.into());
+        self
+    }
+
     /// The main thread: scope `main`, no id, no label.
     #[must_use]
     pub const fn main() -> Self {

@@ -47,6 +47,7 @@ string_enum! {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct LivePromptContentPolicy {
     /// Capture the user's prompt.
     pub user_prompts: bool,
@@ -69,10 +70,39 @@ pub struct LivePromptContentPolicy {
     pub max_bytes: u64,
 }
 
+impl LivePromptContentPolicy {
+    /// A capture policy: whether prompts and responses are kept, and the size bound; the tool switches start absent.
+    #[must_use]
+    pub const fn new(user_prompts: bool, assistant_responses: bool, max_bytes: u64) -> Self {
+        Self {
+            user_prompts,
+            assistant_responses,
+            max_bytes,
+            tool_arguments: None,
+            tool_output: None,
+        }
+    }
+
+    /// Sets whether tool arguments are kept.
+    #[must_use]
+    pub const fn with_tool_arguments(mut self, tool_arguments: bool) -> Self {
+        self.tool_arguments = Some(tool_arguments);
+        self
+    }
+
+    /// Sets whether tool output is kept.
+    #[must_use]
+    pub const fn with_tool_output(mut self, tool_output: bool) -> Self {
+        self.tool_output = Some(tool_output);
+        self
+    }
+}
+
 /// Which of the turn's own tool calls a tool item belongs to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct LivePromptContentToolRef {
     /// Id of the tool call.
     pub call_id: String,
@@ -86,6 +116,30 @@ pub struct LivePromptContentToolRef {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub span_id: Option<String>,
+}
+
+impl LivePromptContentToolRef {
+    /// A tool reference: the call id, tool name and outcome; the span id starts absent.
+    #[must_use]
+    pub fn new(
+        call_id: impl Into<String>,
+        name: impl Into<String>,
+        outcome: LivePromptContentToolOutcome,
+    ) -> Self {
+        Self {
+            call_id: call_id.into(),
+            name: name.into(),
+            outcome,
+            span_id: None,
+        }
+    }
+
+    /// Sets the span id of the tool body.
+    #[must_use]
+    pub fn with_span_id(mut self, span_id: impl Into<String>) -> Self {
+        self.span_id = Some(span_id.into());
+        self
+    }
 }
 
 /// The `kind` and `tool` keys of a content item as one value: the two tool kinds always carry
@@ -178,6 +232,7 @@ impl<'de> serde::Deserialize<'de> for LivePromptContentSubject {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct LivePromptContentItem {
     /// What the item holds, with its tool reference for the tool kinds (`kind` / `tool`).
     #[cfg_attr(feature = "serde", serde(flatten))]
@@ -203,10 +258,37 @@ pub struct LivePromptContentItem {
     pub partial: bool,
 }
 
+impl LivePromptContentItem {
+    /// A captured item: its subject, text, original length and whether it was cut; not partial.
+    #[must_use]
+    pub fn new(
+        subject: LivePromptContentSubject,
+        text: impl Into<String>,
+        original_bytes: u64,
+        truncated: bool,
+    ) -> Self {
+        Self {
+            subject,
+            text: text.into(),
+            original_bytes,
+            truncated,
+            partial: false,
+        }
+    }
+
+    /// Sets whether the item is the response of an interrupted turn.
+    #[must_use]
+    pub const fn with_partial(mut self, partial: bool) -> Self {
+        self.partial = partial;
+        self
+    }
+}
+
 /// How many items of each kind a content batch left out. A kind with nothing left out has no
 /// key on the wire (a zero count is written by leaving the key out).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct LivePromptContentOmitted {
     /// User prompts left out (`user-prompt`).
     #[cfg_attr(
@@ -251,6 +333,34 @@ pub struct LivePromptContentOmitted {
 }
 
 impl LivePromptContentOmitted {
+    /// Sets the count of user prompts left out.
+    #[must_use]
+    pub const fn with_user_prompt(mut self, user_prompt: u64) -> Self {
+        self.user_prompt = user_prompt;
+        self
+    }
+
+    /// Sets the count of assistant responses left out.
+    #[must_use]
+    pub const fn with_assistant_response(mut self, assistant_response: u64) -> Self {
+        self.assistant_response = assistant_response;
+        self
+    }
+
+    /// Sets the count of tool arguments left out.
+    #[must_use]
+    pub const fn with_tool_arguments(mut self, tool_arguments: u64) -> Self {
+        self.tool_arguments = tool_arguments;
+        self
+    }
+
+    /// Sets the count of tool outputs left out.
+    #[must_use]
+    pub const fn with_tool_output(mut self, tool_output: u64) -> Self {
+        self.tool_output = tool_output;
+        self
+    }
+
     /// The count for one kind (zero when nothing of that kind was left out).
     #[must_use]
     pub const fn get(&self, kind: LivePromptContentKind) -> u64 {
@@ -277,6 +387,7 @@ impl LivePromptContentOmitted {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct LivePromptContentRoot {
     /// Trace id of the prompt execution.
     pub trace_id: String,
@@ -286,10 +397,27 @@ pub struct LivePromptContentRoot {
     pub ended_at: String,
 }
 
+impl LivePromptContentRoot {
+    /// A content root: the trace id, span id and end of the prompt execution it joins.
+    #[must_use]
+    pub fn new(
+        trace_id: impl Into<String>,
+        span_id: impl Into<String>,
+        ended_at: impl Into<String>,
+    ) -> Self {
+        Self {
+            trace_id: trace_id.into(),
+            span_id: span_id.into(),
+            ended_at: ended_at.into(),
+        }
+    }
+}
+
 /// The opt-in content of one prompt execution, apart from its trace.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct LivePromptContentBatch {
     /// Always `1`.
     pub schema_version: SchemaVersion,
@@ -303,4 +431,24 @@ pub struct LivePromptContentBatch {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub omitted: Option<LivePromptContentOmitted>,
+}
+
+impl LivePromptContentBatch {
+    /// A content batch under this root with these items (`schemaVersion` is filled in); nothing omitted.
+    #[must_use]
+    pub fn new(root: LivePromptContentRoot, items: Vec<LivePromptContentItem>) -> Self {
+        Self {
+            root,
+            items,
+            omitted: None,
+            schema_version: SchemaVersion,
+        }
+    }
+
+    /// Sets the per-kind counts of items left out.
+    #[must_use]
+    pub const fn with_omitted(mut self, omitted: LivePromptContentOmitted) -> Self {
+        self.omitted = Some(omitted);
+        self
+    }
 }

@@ -24,6 +24,7 @@ string_enum! {
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct UsageModelShare {
     /// Provider of the model.
     pub provider_id: String,
@@ -38,6 +39,28 @@ pub struct UsageModelShare {
     /// Cost confidence and, when estimated, the amount (`costStatus` / `costUsd`).
     #[cfg_attr(feature = "serde", serde(flatten))]
     pub cost: ShareCost,
+}
+
+impl UsageModelShare {
+    /// One model's share of a turn: provider, model, token counts and cost.
+    #[must_use]
+    pub fn new(
+        provider_id: impl Into<String>,
+        model_id: impl Into<String>,
+        prompt_tokens: u64,
+        completion_tokens: u64,
+        total_tokens: u64,
+        cost: ShareCost,
+    ) -> Self {
+        Self {
+            provider_id: provider_id.into(),
+            model_id: model_id.into(),
+            prompt_tokens,
+            completion_tokens,
+            total_tokens,
+            cost,
+        }
+    }
 }
 
 /// Which model answered a turn: the `modelId` and `modelShares` keys of an observation as one
@@ -131,6 +154,7 @@ impl<'de> serde::Deserialize<'de> for ModelAttribution {
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct UsageObservation {
     /// Id of this observation.
     pub usage_observation_id: String,
@@ -200,4 +224,115 @@ pub struct UsageObservation {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub usage: Option<UsageSnapshot>,
+}
+
+impl UsageObservation {
+    /// An observation of one turn: its id, turn id and outcome; the model starts unattributed and the rest absent.
+    #[must_use]
+    pub fn new(
+        usage_observation_id: impl Into<String>,
+        turn_id: impl Into<String>,
+        outcome: UsageOutcome,
+    ) -> Self {
+        Self {
+            usage_observation_id: usage_observation_id.into(),
+            turn_id: turn_id.into(),
+            outcome,
+            prompt_execution_started_at: None,
+            prompt_execution_ended_at: None,
+            prompt_execution_outcome: None,
+            prompt_execution_trace_id: None,
+            prompt_execution_span_id: None,
+            model: ModelAttribution::Unattributed,
+            provider_id: None,
+            surface: None,
+            source: None,
+            usage: None,
+        }
+    }
+
+    /// Sets when prompt execution started.
+    #[must_use]
+    pub fn with_prompt_execution_started_at(
+        mut self,
+        prompt_execution_started_at: impl Into<String>,
+    ) -> Self {
+        self.prompt_execution_started_at = Some(prompt_execution_started_at.into());
+        self
+    }
+
+    /// Sets when prompt execution ended.
+    #[must_use]
+    pub fn with_prompt_execution_ended_at(
+        mut self,
+        prompt_execution_ended_at: impl Into<String>,
+    ) -> Self {
+        self.prompt_execution_ended_at = Some(prompt_execution_ended_at.into());
+        self
+    }
+
+    /// Sets how prompt execution ended.
+    #[must_use]
+    pub const fn with_prompt_execution_outcome(
+        mut self,
+        prompt_execution_outcome: UsageOutcome,
+    ) -> Self {
+        self.prompt_execution_outcome = Some(prompt_execution_outcome);
+        self
+    }
+
+    /// Sets the trace id of the prompt execution.
+    #[must_use]
+    pub fn with_prompt_execution_trace_id(
+        mut self,
+        prompt_execution_trace_id: impl Into<String>,
+    ) -> Self {
+        self.prompt_execution_trace_id = Some(prompt_execution_trace_id.into());
+        self
+    }
+
+    /// Sets the span id of the prompt-execution root.
+    #[must_use]
+    pub fn with_prompt_execution_span_id(
+        mut self,
+        prompt_execution_span_id: impl Into<String>,
+    ) -> Self {
+        self.prompt_execution_span_id = Some(prompt_execution_span_id.into());
+        self
+    }
+
+    /// Sets which model answered the turn (`modelId` or `modelShares`).
+    #[must_use]
+    pub fn with_model(mut self, model: ModelAttribution) -> Self {
+        self.model = model;
+        self
+    }
+
+    /// Sets the provider that served the turn.
+    #[must_use]
+    pub fn with_provider_id(mut self, provider_id: impl Into<String>) -> Self {
+        self.provider_id = Some(provider_id.into());
+        self
+    }
+
+    /// Sets the product surface of the turn.
+    #[must_use]
+    pub const fn with_surface(mut self, surface: UsageSurface) -> Self {
+        self.surface = Some(surface);
+        self
+    }
+
+    /// Sets the execution unit the turn is attributed to.
+    #[must_use]
+    pub fn with_source(mut self, source: UsageSource) -> Self {
+        self.source = Some(source);
+        self
+    }
+
+    /// Sets the usage snapshot of the turn.
+    #[must_use]
+    pub fn with_usage(mut self, usage: UsageSnapshot) -> Self {
+        self.usage = Some(usage);
+        self
+    }
 }

@@ -32,11 +32,23 @@ string_enum! {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct PersonalUsageRequest {
     /// The window.
     pub period: PersonalUsagePeriod,
     /// IANA time-zone name that assigns turns to local days (not validated).
     pub timezone: String,
+}
+
+impl PersonalUsageRequest {
+    /// A request for the report of this period in this IANA time zone.
+    #[must_use]
+    pub fn new(period: PersonalUsagePeriod, timezone: impl Into<String>) -> Self {
+        Self {
+            period,
+            timezone: timezone.into(),
+        }
+    }
 }
 
 /// Sums over a set of sessions and turns.
@@ -47,6 +59,7 @@ pub struct PersonalUsageRequest {
 #[derive(Clone, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct PersonalUsageTotals {
     /// Sessions counted.
     pub sessions: u64,
@@ -70,11 +83,44 @@ pub struct PersonalUsageTotals {
     pub unpriced_turns: u64,
 }
 
+impl PersonalUsageTotals {
+    /// Totals: sessions, turns, token counts, known cost and its status; no unpriced turns.
+    #[must_use]
+    pub const fn new(
+        sessions: u64,
+        turns: u64,
+        prompt_tokens: u64,
+        completion_tokens: u64,
+        total_tokens: u64,
+        cost_usd: f64,
+        cost_status: CostStatus,
+    ) -> Self {
+        Self {
+            sessions,
+            turns,
+            prompt_tokens,
+            completion_tokens,
+            total_tokens,
+            cost_usd,
+            cost_status,
+            unpriced_turns: 0,
+        }
+    }
+
+    /// Sets the count of turns with no price.
+    #[must_use]
+    pub const fn with_unpriced_turns(mut self, unpriced_turns: u64) -> Self {
+        self.unpriced_turns = unpriced_turns;
+        self
+    }
+}
+
 /// The totals of one value of a grouping (one model, provider, surface or source), without a
 /// session count, plus the sessions that contributed.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct PersonalUsageDimension {
     /// The grouped value (a model id, a provider id, a surface, a source key).
     pub key: String,
@@ -102,10 +148,37 @@ pub struct PersonalUsageDimension {
     pub session_ids: Vec<String>,
 }
 
+impl PersonalUsageDimension {
+    /// A dimension row with this key and label, counted up from zero: no turns, no tokens, cost unknown, no sessions.
+    #[must_use]
+    pub fn new(key: impl Into<String>, label: impl Into<String>) -> Self {
+        Self {
+            key: key.into(),
+            label: label.into(),
+            unpriced_turns: 0,
+            turns: 0,
+            prompt_tokens: 0,
+            completion_tokens: 0,
+            total_tokens: 0,
+            cost_usd: 0.0,
+            cost_status: CostStatus::Unknown,
+            session_ids: Vec::new(),
+        }
+    }
+
+    /// Sets the count of turns with no price.
+    #[must_use]
+    pub const fn with_unpriced_turns(mut self, unpriced_turns: u64) -> Self {
+        self.unpriced_turns = unpriced_turns;
+        self
+    }
+}
+
 /// How often one tool, skill or plugin was used.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct PersonalUsageActivity {
     /// Id of the tool, skill or plugin.
     pub key: String,
@@ -117,10 +190,29 @@ pub struct PersonalUsageActivity {
     pub count: u64,
 }
 
+impl PersonalUsageActivity {
+    /// An activity row: its key, label, kind and count.
+    #[must_use]
+    pub fn new(
+        key: impl Into<String>,
+        label: impl Into<String>,
+        kind: PersonalUsageActivityKind,
+        count: u64,
+    ) -> Self {
+        Self {
+            key: key.into(),
+            label: label.into(),
+            kind,
+            count,
+        }
+    }
+}
+
 /// The totals of one local day.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct PersonalUsageDay {
     /// The local date (`YYYY-MM-DD`, not validated).
     pub date: String,
@@ -132,10 +224,29 @@ pub struct PersonalUsageDay {
     pub session_ids: Vec<String>,
 }
 
+impl PersonalUsageDay {
+    /// A day of the report: its date, whether it is partial, its totals and its sessions.
+    #[must_use]
+    pub fn new(
+        date: impl Into<String>,
+        partial: bool,
+        totals: PersonalUsageTotals,
+        session_ids: Vec<String>,
+    ) -> Self {
+        Self {
+            date: date.into(),
+            partial,
+            totals,
+            session_ids,
+        }
+    }
+}
+
 /// What the report could and could not read.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct PersonalUsageCoverage {
     /// Sessions read.
     pub valid_sessions: u64,
@@ -163,6 +274,7 @@ pub struct PersonalUsageCoverage {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct PersonalUsageSessionLabel {
     /// The session's name, else the first line of its first request, else "Untitled session".
     pub title: String,
@@ -174,10 +286,29 @@ pub struct PersonalUsageSessionLabel {
     pub workspace: Option<String>,
 }
 
+impl PersonalUsageSessionLabel {
+    /// A session label with this title; the workspace starts absent.
+    #[must_use]
+    pub fn new(title: impl Into<String>) -> Self {
+        Self {
+            title: title.into(),
+            workspace: None,
+        }
+    }
+
+    /// Sets the workspace of the session.
+    #[must_use]
+    pub fn with_workspace(mut self, workspace: impl Into<String>) -> Self {
+        self.workspace = Some(workspace.into());
+        self
+    }
+}
+
 /// The local dates a report covers.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct PersonalUsageInterval {
     /// First local date (`YYYY-MM-DD`, not validated).
     pub start_date: String,
@@ -185,10 +316,22 @@ pub struct PersonalUsageInterval {
     pub end_date: String,
 }
 
+impl PersonalUsageInterval {
+    /// The interval from this start date to this end date (`YYYY-MM-DD`, not validated).
+    #[must_use]
+    pub fn new(start_date: impl Into<String>, end_date: impl Into<String>) -> Self {
+        Self {
+            start_date: start_date.into(),
+            end_date: end_date.into(),
+        }
+    }
+}
+
 /// One user's usage across sessions over a period, grouped several ways.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct PersonalUsageReport {
     /// Always `1`.
     pub schema_version: SchemaVersion,
@@ -224,4 +367,43 @@ pub struct PersonalUsageReport {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub session_labels: Option<BTreeMap<String, PersonalUsageSessionLabel>>,
+}
+
+impl PersonalUsageReport {
+    /// A report generated at this time for this period, time zone and interval, counted up from empty (`schemaVersion` is filled in).
+    #[must_use]
+    pub fn new(
+        generated_at: impl Into<String>,
+        period: PersonalUsagePeriod,
+        timezone: impl Into<String>,
+        interval: PersonalUsageInterval,
+    ) -> Self {
+        Self {
+            generated_at: generated_at.into(),
+            period,
+            timezone: timezone.into(),
+            interval,
+            session_labels: None,
+            schema_version: SchemaVersion,
+            totals: PersonalUsageTotals::default(),
+            daily: Vec::new(),
+            by_model: Vec::new(),
+            by_provider: Vec::new(),
+            by_surface: Vec::new(),
+            by_source: Vec::new(),
+            by_activity: Vec::new(),
+            session_ids: Vec::new(),
+            coverage: PersonalUsageCoverage::default(),
+        }
+    }
+
+    /// Sets the labels of the sessions, by session id.
+    #[must_use]
+    pub fn with_session_labels(
+        mut self,
+        session_labels: BTreeMap<String, PersonalUsageSessionLabel>,
+    ) -> Self {
+        self.session_labels = Some(session_labels);
+        self
+    }
 }

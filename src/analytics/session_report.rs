@@ -10,6 +10,7 @@ use super::UsageSource;
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct SpanEntry {
     /// Id of the span.
     pub span_id: String,
@@ -19,10 +20,23 @@ pub struct SpanEntry {
     pub duration_ms: f64,
 }
 
+impl SpanEntry {
+    /// A timed operation: its span id, operation and duration in milliseconds.
+    #[must_use]
+    pub fn new(span_id: impl Into<String>, op: impl Into<String>, duration_ms: f64) -> Self {
+        Self {
+            span_id: span_id.into(),
+            op: op.into(),
+            duration_ms,
+        }
+    }
+}
+
 /// The usage of one execution unit within a session.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct UsageSourceTotals {
     /// Grouping key, `<scope>:<id>` (not parsed).
     pub key: String,
@@ -47,10 +61,30 @@ pub struct UsageSourceTotals {
     pub cost_exact: bool,
 }
 
+impl UsageSourceTotals {
+    /// The totals of one unit, counted up from zero: no tokens, no turns, no cost, and the cost not exact.
+    #[must_use]
+    pub fn new(key: impl Into<String>, source: UsageSource, label: impl Into<String>) -> Self {
+        Self {
+            key: key.into(),
+            source,
+            label: label.into(),
+            prompt_tokens: 0,
+            completion_tokens: 0,
+            total_tokens: 0,
+            turns: 0,
+            percentage: 0.0,
+            cost_usd: 0.0,
+            cost_exact: false,
+        }
+    }
+}
+
 /// One timed operation of a turn's timeline.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct RunTraceSpan {
     /// Id of the span.
     pub span_id: String,
@@ -60,10 +94,23 @@ pub struct RunTraceSpan {
     pub duration_ms: f64,
 }
 
+impl RunTraceSpan {
+    /// A span of a turn: its span id, operation and duration in milliseconds.
+    #[must_use]
+    pub fn new(span_id: impl Into<String>, op: impl Into<String>, duration_ms: f64) -> Self {
+        Self {
+            span_id: span_id.into(),
+            op: op.into(),
+            duration_ms,
+        }
+    }
+}
+
 /// One turn of a session's timeline.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct RunTraceTurn {
     /// 0-based position among the turns of the usage summary.
     pub turn_index: u32,
@@ -79,6 +126,24 @@ pub struct RunTraceTurn {
 }
 
 impl RunTraceTurn {
+    /// A turn of the timeline: its index, unit, label, spans and total duration.
+    #[must_use]
+    pub fn new(
+        turn_index: u32,
+        source: UsageSource,
+        label: impl Into<String>,
+        spans: Vec<RunTraceSpan>,
+        total_duration_ms: f64,
+    ) -> Self {
+        Self {
+            turn_index,
+            source,
+            label: label.into(),
+            spans,
+            total_duration_ms,
+        }
+    }
+
     /// The sum of [`RunTraceSpan::duration_ms`] over [`Self::spans`], which
     /// [`Self::total_duration_ms`] is meant to equal.
     #[must_use]
@@ -91,6 +156,7 @@ impl RunTraceTurn {
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct UsageBySourceReport {
     /// The session.
     pub session_id: String,
@@ -118,6 +184,29 @@ pub struct UsageBySourceReport {
 }
 
 impl UsageBySourceReport {
+    /// A session's report, counted up from empty: no tokens, no cost (not exact), no units, no timeline.
+    #[must_use]
+    pub fn new(session_id: impl Into<String>) -> Self {
+        Self {
+            session_id: session_id.into(),
+            top_consumer: None,
+            total_tokens: 0,
+            prompt_tokens: 0,
+            completion_tokens: 0,
+            cost_usd: 0.0,
+            cost_exact: false,
+            by_source: Vec::new(),
+            timeline: Vec::new(),
+        }
+    }
+
+    /// Sets the unit that used the most tokens.
+    #[must_use]
+    pub fn with_top_consumer(mut self, top_consumer: UsageSourceTotals) -> Self {
+        self.top_consumer = Some(top_consumer);
+        self
+    }
+
     /// True when [`Self::by_source`] is in the contract's order, `totalTokens` descending.
     #[must_use]
     pub fn is_sorted_by_tokens(&self) -> bool {

@@ -30,6 +30,7 @@ string_enum! {
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct UsageSnapshot {
     /// Whether the counts were reported or estimated.
     pub kind: UsageSnapshotKind,
@@ -64,4 +65,52 @@ pub struct UsageSnapshot {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub source: Option<UsageSource>,
+}
+
+impl UsageSnapshot {
+    /// A usage snapshot: its kind, scope, total tokens, context window and cost; the split and the source start absent.
+    #[must_use]
+    pub const fn new(
+        kind: UsageSnapshotKind,
+        scope: UsageSnapshotScope,
+        total_tokens: u64,
+        context_used_tokens: u64,
+        context_max_tokens: u64,
+        context_used_percentage: f64,
+        cost: TurnCost,
+    ) -> Self {
+        Self {
+            kind,
+            scope,
+            total_tokens,
+            context_used_tokens,
+            context_max_tokens,
+            context_used_percentage,
+            cost,
+            prompt_tokens: None,
+            completion_tokens: None,
+            source: None,
+        }
+    }
+
+    /// Sets the input tokens.
+    #[must_use]
+    pub const fn with_prompt_tokens(mut self, prompt_tokens: u64) -> Self {
+        self.prompt_tokens = Some(prompt_tokens);
+        self
+    }
+
+    /// Sets the output tokens.
+    #[must_use]
+    pub const fn with_completion_tokens(mut self, completion_tokens: u64) -> Self {
+        self.completion_tokens = Some(completion_tokens);
+        self
+    }
+
+    /// Sets the execution unit that consumed the tokens.
+    #[must_use]
+    pub fn with_source(mut self, source: UsageSource) -> Self {
+        self.source = Some(source);
+        self
+    }
 }

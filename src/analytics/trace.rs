@@ -50,6 +50,7 @@ string_enum! {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct ProviderCallTraceEntry {
     /// Id of the provider call, when one was assigned.
     #[cfg_attr(
@@ -122,11 +123,108 @@ pub struct ProviderCallTraceEntry {
     pub provider_request_id: Option<String>,
 }
 
+impl ProviderCallTraceEntry {
+    /// A provider round: its linkage, timing, outcome and round number; the rest starts absent.
+    #[must_use]
+    pub fn new(
+        trace_id: impl Into<String>,
+        parent_span_id: impl Into<String>,
+        span_id: impl Into<String>,
+        started_at: impl Into<String>,
+        ended_at: impl Into<String>,
+        outcome: UsageOutcome,
+        round: u32,
+    ) -> Self {
+        Self {
+            trace_id: trace_id.into(),
+            parent_span_id: parent_span_id.into(),
+            span_id: span_id.into(),
+            started_at: started_at.into(),
+            ended_at: ended_at.into(),
+            outcome,
+            round,
+            call_id: None,
+            disposition: None,
+            provider_id: None,
+            model_id: None,
+            usage_provenance: None,
+            prompt_tokens: None,
+            completion_tokens: None,
+            total_tokens: None,
+            provider_request_id: None,
+        }
+    }
+
+    /// Sets the id of the provider call.
+    #[must_use]
+    pub fn with_call_id(mut self, call_id: impl Into<String>) -> Self {
+        self.call_id = Some(call_id.into());
+        self
+    }
+
+    /// Sets how the round was served.
+    #[must_use]
+    pub const fn with_disposition(mut self, disposition: ProviderCallDisposition) -> Self {
+        self.disposition = Some(disposition);
+        self
+    }
+
+    /// Sets the provider that served the round.
+    #[must_use]
+    pub fn with_provider_id(mut self, provider_id: impl Into<String>) -> Self {
+        self.provider_id = Some(provider_id.into());
+        self
+    }
+
+    /// Sets the model that served the round.
+    #[must_use]
+    pub fn with_model_id(mut self, model_id: impl Into<String>) -> Self {
+        self.model_id = Some(model_id.into());
+        self
+    }
+
+    /// Sets how much attested usage evidence the round returned.
+    #[must_use]
+    pub const fn with_usage_provenance(mut self, usage_provenance: UsageProvenance) -> Self {
+        self.usage_provenance = Some(usage_provenance);
+        self
+    }
+
+    /// Sets the input tokens of the round.
+    #[must_use]
+    pub const fn with_prompt_tokens(mut self, prompt_tokens: u64) -> Self {
+        self.prompt_tokens = Some(prompt_tokens);
+        self
+    }
+
+    /// Sets the output tokens of the round.
+    #[must_use]
+    pub const fn with_completion_tokens(mut self, completion_tokens: u64) -> Self {
+        self.completion_tokens = Some(completion_tokens);
+        self
+    }
+
+    /// Sets all tokens of the round.
+    #[must_use]
+    pub const fn with_total_tokens(mut self, total_tokens: u64) -> Self {
+        self.total_tokens = Some(total_tokens);
+        self
+    }
+
+    /// Sets the provider's opaque request id (live projection only).
+    #[must_use]
+    pub fn with_provider_request_id(mut self, provider_request_id: impl Into<String>) -> Self {
+        self.provider_request_id = Some(provider_request_id.into());
+        self
+    }
+}
+
 /// The awaited body of one permitted tool call under a prompt-execution root. Timestamps are
 /// ISO-8601 text and are not validated.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct ToolBodyTraceEntry {
     /// Id of the tool call; live projection only (not written to history). It joins this body to
     /// its [`ToolPermissionDecisionEntry`].
@@ -157,11 +255,50 @@ pub struct ToolBodyTraceEntry {
     pub outcome: UsageOutcome,
 }
 
+impl ToolBodyTraceEntry {
+    /// A tool body: its linkage, timing and outcome; the call id and tool name start absent.
+    #[must_use]
+    pub fn new(
+        trace_id: impl Into<String>,
+        parent_span_id: impl Into<String>,
+        span_id: impl Into<String>,
+        started_at: impl Into<String>,
+        ended_at: impl Into<String>,
+        outcome: UsageOutcome,
+    ) -> Self {
+        Self {
+            trace_id: trace_id.into(),
+            parent_span_id: parent_span_id.into(),
+            span_id: span_id.into(),
+            started_at: started_at.into(),
+            ended_at: ended_at.into(),
+            outcome,
+            tool_call_id: None,
+            tool_name: None,
+        }
+    }
+
+    /// Sets the id of the tool call (live projection only).
+    #[must_use]
+    pub fn with_tool_call_id(mut self, tool_call_id: impl Into<String>) -> Self {
+        self.tool_call_id = Some(tool_call_id.into());
+        self
+    }
+
+    /// Sets the name of the tool (live projection only).
+    #[must_use]
+    pub fn with_tool_name(mut self, tool_name: impl Into<String>) -> Self {
+        self.tool_name = Some(tool_name.into());
+        self
+    }
+}
+
 /// The live-only permission decision on one tool call, taken before any body runs; never
 /// persisted. The timestamp is ISO-8601 text and is not validated.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct ToolPermissionDecisionEntry {
     /// Id of the tool call: the same value a permitted body's live entry carries (the join key).
     #[cfg_attr(
@@ -179,11 +316,38 @@ pub struct ToolPermissionDecisionEntry {
     pub decision: ToolPermissionDecision,
 }
 
+impl ToolPermissionDecisionEntry {
+    /// A permission decision: its linkage, when it was taken and what it was; the call id starts absent.
+    #[must_use]
+    pub fn new(
+        trace_id: impl Into<String>,
+        parent_span_id: impl Into<String>,
+        decided_at: impl Into<String>,
+        decision: ToolPermissionDecision,
+    ) -> Self {
+        Self {
+            trace_id: trace_id.into(),
+            parent_span_id: parent_span_id.into(),
+            decided_at: decided_at.into(),
+            decision,
+            tool_call_id: None,
+        }
+    }
+
+    /// Sets the id of the tool call (the join key).
+    #[must_use]
+    pub fn with_tool_call_id(mut self, tool_call_id: impl Into<String>) -> Self {
+        self.tool_call_id = Some(tool_call_id.into());
+        self
+    }
+}
+
 /// The prompt-execution root span of a live trace batch. Timestamps are ISO-8601 text and are
 /// not validated.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct LivePromptTraceRoot {
     /// Trace id of the prompt execution.
     pub trace_id: String,
@@ -195,6 +359,26 @@ pub struct LivePromptTraceRoot {
     pub ended_at: String,
     /// Outcome of that first terminal callback.
     pub outcome: UsageOutcome,
+}
+
+impl LivePromptTraceRoot {
+    /// A prompt-execution root span: its trace and span ids, start, end and outcome.
+    #[must_use]
+    pub fn new(
+        trace_id: impl Into<String>,
+        span_id: impl Into<String>,
+        started_at: impl Into<String>,
+        ended_at: impl Into<String>,
+        outcome: UsageOutcome,
+    ) -> Self {
+        Self {
+            trace_id: trace_id.into(),
+            span_id: span_id.into(),
+            started_at: started_at.into(),
+            ended_at: ended_at.into(),
+            outcome,
+        }
+    }
 }
 
 /// One child of a live trace batch, tagged on `kind`.
@@ -228,6 +412,7 @@ pub enum LivePromptTraceChild {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct LivePromptTraceOmitted {
     /// Provider rounds left out.
     pub provider: u64,
@@ -238,6 +423,16 @@ pub struct LivePromptTraceOmitted {
 }
 
 impl LivePromptTraceOmitted {
+    /// The counts of provider rounds, tool bodies and permission decisions left out.
+    #[must_use]
+    pub const fn new(provider: u64, tool: u64, permission: u64) -> Self {
+        Self {
+            provider,
+            tool,
+            permission,
+        }
+    }
+
     /// All children left out, of any kind (saturating).
     #[must_use]
     pub const fn total(&self) -> u64 {
@@ -251,6 +446,7 @@ impl LivePromptTraceOmitted {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct LivePromptTraceBatch {
     /// Always `1`.
     pub schema_version: SchemaVersion,
@@ -264,4 +460,25 @@ pub struct LivePromptTraceBatch {
     pub children: Vec<LivePromptTraceChild>,
     /// Children left out, per kind.
     pub omitted_children: LivePromptTraceOmitted,
+}
+
+impl LivePromptTraceBatch {
+    /// A live trace batch of one turn: its root, kept children and per-kind omissions (`schemaVersion` is filled in).
+    #[must_use]
+    pub fn new(
+        session_id: impl Into<String>,
+        turn_id: impl Into<String>,
+        root: LivePromptTraceRoot,
+        children: Vec<LivePromptTraceChild>,
+        omitted_children: LivePromptTraceOmitted,
+    ) -> Self {
+        Self {
+            session_id: session_id.into(),
+            turn_id: turn_id.into(),
+            root,
+            children,
+            omitted_children,
+            schema_version: SchemaVersion,
+        }
+    }
 }

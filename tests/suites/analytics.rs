@@ -42,62 +42,61 @@ fn assert_has_keys(value: &Value, keys: &[&str]) {
 }
 
 fn provider_entry() -> ProviderCallTraceEntry {
-    ProviderCallTraceEntry {
-        call_id: Some(s("pc_1")),
-        trace_id: s("4bf92f3577b34da6a3ce929d0e0e4736"),
-        parent_span_id: s("00f067aa0ba902b7"),
-        span_id: s("b7ad6b7169203331"),
-        started_at: s("2026-09-14T08:12:03.620Z"),
-        ended_at: s("2026-09-14T08:12:09.112Z"),
-        outcome: UsageOutcome::Success,
-        round: 1,
-        disposition: Some(ProviderCallDisposition::Invoked),
-        provider_id: Some(s("anthropic")),
-        model_id: Some(s("claude-sonnet-4-5")),
-        usage_provenance: Some(UsageProvenance::Complete),
-        prompt_tokens: Some(100),
-        completion_tokens: Some(20),
-        total_tokens: Some(120),
-        provider_request_id: Some(s("req_1")),
-    }
+    ProviderCallTraceEntry::new(
+        "4bf92f3577b34da6a3ce929d0e0e4736",
+        "00f067aa0ba902b7",
+        "b7ad6b7169203331",
+        "2026-09-14T08:12:03.620Z",
+        "2026-09-14T08:12:09.112Z",
+        UsageOutcome::Success,
+        1,
+    )
+    .with_call_id("pc_1")
+    .with_disposition(ProviderCallDisposition::Invoked)
+    .with_provider_id("anthropic")
+    .with_model_id("claude-sonnet-4-5")
+    .with_usage_provenance(UsageProvenance::Complete)
+    .with_prompt_tokens(100)
+    .with_completion_tokens(20)
+    .with_total_tokens(120)
+    .with_provider_request_id("req_1")
 }
 
 fn tool_entry() -> ToolBodyTraceEntry {
-    ToolBodyTraceEntry {
-        tool_call_id: Some(s("toolu_1")),
-        tool_name: Some(s("Bash")),
-        trace_id: s("4bf92f3577b34da6a3ce929d0e0e4736"),
-        parent_span_id: s("00f067aa0ba902b7"),
-        span_id: s("53995c3f42cd8ad8"),
-        started_at: s("2026-09-14T08:12:09.200Z"),
-        ended_at: s("2026-09-14T08:12:12.875Z"),
-        outcome: UsageOutcome::Interrupted,
-    }
+    ToolBodyTraceEntry::new(
+        "4bf92f3577b34da6a3ce929d0e0e4736",
+        "00f067aa0ba902b7",
+        "53995c3f42cd8ad8",
+        "2026-09-14T08:12:09.200Z",
+        "2026-09-14T08:12:12.875Z",
+        UsageOutcome::Interrupted,
+    )
+    .with_tool_call_id("toolu_1")
+    .with_tool_name("Bash")
 }
 
 fn permission_entry() -> ToolPermissionDecisionEntry {
-    ToolPermissionDecisionEntry {
-        tool_call_id: Some(s("toolu_1")),
-        trace_id: s("4bf92f3577b34da6a3ce929d0e0e4736"),
-        parent_span_id: s("00f067aa0ba902b7"),
-        decided_at: s("2026-09-14T08:12:09.150Z"),
-        decision: ToolPermissionDecision::Denied,
-    }
+    ToolPermissionDecisionEntry::new(
+        "4bf92f3577b34da6a3ce929d0e0e4736",
+        "00f067aa0ba902b7",
+        "2026-09-14T08:12:09.150Z",
+        ToolPermissionDecision::Denied,
+    )
+    .with_tool_call_id("toolu_1")
 }
 
 fn full_trace_batch() -> LivePromptTraceBatch {
-    LivePromptTraceBatch {
-        schema_version: SchemaVersion,
-        session_id: s("sess_1"),
-        turn_id: s("turn_1"),
-        root: LivePromptTraceRoot {
-            trace_id: s("4bf92f3577b34da6a3ce929d0e0e4736"),
-            span_id: s("00f067aa0ba902b7"),
-            started_at: s("2026-09-14T08:12:03.511Z"),
-            ended_at: s("2026-09-14T08:12:19.004Z"),
-            outcome: UsageOutcome::Failure,
-        },
-        children: vec![
+    LivePromptTraceBatch::new(
+        "sess_1",
+        "turn_1",
+        LivePromptTraceRoot::new(
+            "4bf92f3577b34da6a3ce929d0e0e4736",
+            "00f067aa0ba902b7",
+            "2026-09-14T08:12:03.511Z",
+            "2026-09-14T08:12:19.004Z",
+            UsageOutcome::Failure,
+        ),
+        vec![
             LivePromptTraceChild::Provider {
                 trace: provider_entry(),
             },
@@ -108,22 +107,18 @@ fn full_trace_batch() -> LivePromptTraceBatch {
                 trace: tool_entry(),
             },
         ],
-        omitted_children: LivePromptTraceOmitted {
-            provider: 1,
-            tool: 2,
-            permission: 3,
-        },
-    }
+        LivePromptTraceOmitted::new(1, 2, 3),
+    )
 }
 
 fn text_item(partial: bool, truncated: bool) -> LivePromptContentItem {
-    LivePromptContentItem {
-        subject: LivePromptContentSubject::AssistantResponse,
-        text: s("Half an ans"),
-        original_bytes: 40,
+    LivePromptContentItem::new(
+        LivePromptContentSubject::AssistantResponse,
+        "Half an ans",
+        40,
         truncated,
-        partial,
-    }
+    )
+    .with_partial(partial)
 }
 
 const SNAPSHOT_OK: &str = r#"{"kind":"exact","scope":"turn","totalTokens":10,"contextUsedTokens":10,"contextMaxTokens":100,"contextUsedPercentage":10,"costStatus":"unknown"}"#;
@@ -324,7 +319,7 @@ cases! {
         }
         assert_eq!(
             batch.omitted_children,
-            LivePromptTraceOmitted { provider: 0, tool: 3, permission: 1 }
+            LivePromptTraceOmitted::new(0, 3, 1)
         );
         assert_eq!(batch.omitted_children.total(), 4);
     }
@@ -528,27 +523,10 @@ cases! {
         assert_has_keys(&to_json(&report.by_source[0]), &["key", "costExact"]);
         assert_has_keys(&to_json(&report.timeline[0]), &["spans"]);
 
-        let request = PersonalUsageRequest {
-            period: PersonalUsagePeriod::SevenDays,
-            timezone: s("UTC"),
-        };
+        let request = PersonalUsageRequest::new(PersonalUsagePeriod::SevenDays, "UTC");
         assert_has_keys(&to_json(&request), &["period"]);
 
-        let observation = UsageObservation {
-            usage_observation_id: s("uo_1"),
-            turn_id: s("turn_1"),
-            outcome: UsageOutcome::Success,
-            prompt_execution_started_at: None,
-            prompt_execution_ended_at: None,
-            prompt_execution_outcome: None,
-            prompt_execution_trace_id: None,
-            prompt_execution_span_id: None,
-            model: ModelAttribution::Unattributed,
-            provider_id: None,
-            surface: None,
-            source: None,
-            usage: None,
-        };
+        let observation = UsageObservation::new("uo_1", "turn_1", UsageOutcome::Success);
         assert_has_keys(&to_json(&observation), &["usageObservationId"]);
 
         let personal: PersonalUsageReport = serde_json::from_str(include_str!(
@@ -563,16 +541,7 @@ cases! {
     }
 
     fn unpriced_turns_is_left_out_when_zero() {
-        let mut totals = PersonalUsageTotals {
-            sessions: 1,
-            turns: 2,
-            prompt_tokens: 10,
-            completion_tokens: 5,
-            total_tokens: 15,
-            cost_usd: 0.25,
-            cost_status: CostStatus::Estimated,
-            unpriced_turns: 0,
-        };
+        let mut totals = PersonalUsageTotals::new(1, 2, 10, 5, 15, 0.25, CostStatus::Estimated);
         assert!(to_json(&totals).get("unpricedTurns").is_none());
         assert_eq!(to_json(&totals)["costUsd"], serde_json::json!(0.25));
         totals.unpriced_turns = 1;
@@ -668,16 +637,10 @@ cases! {
     }
 
     fn content_batch_root_has_trace_and_span_ids() {
-        let batch = LivePromptContentBatch {
-            schema_version: SchemaVersion,
-            root: LivePromptContentRoot {
-                trace_id: s("t1"),
-                span_id: s("s1"),
-                ended_at: s("2026-09-14T08:12:19.004Z"),
-            },
-            items: vec![text_item(true, false)],
-            omitted: None,
-        };
+        let batch = LivePromptContentBatch::new(
+            LivePromptContentRoot::new("t1", "s1", "2026-09-14T08:12:19.004Z"),
+            vec![text_item(true, false)],
+        );
         let json = to_json(&batch);
         assert_has_keys(&json["root"], &["traceId", "spanId"]);
         assert_eq!(json["root"]["traceId"], "t1");
@@ -685,13 +648,7 @@ cases! {
     }
 
     fn content_policy_has_max_bytes() {
-        let policy = LivePromptContentPolicy {
-            user_prompts: true,
-            assistant_responses: false,
-            tool_arguments: None,
-            tool_output: Some(true),
-            max_bytes: 4096,
-        };
+        let policy = LivePromptContentPolicy::new(true, false, 4096).with_tool_output(true);
         let json = to_json(&policy);
         assert_eq!(json["maxBytes"], serde_json::json!(4096));
         assert!(json.get("toolArguments").is_none());
@@ -714,19 +671,14 @@ cases! {
     }
 
     fn tool_reference_present_exactly_on_tool_items() {
-        let tool_ref = LivePromptContentToolRef {
-            call_id: s("toolu_9"),
-            name: s("Bash"),
-            outcome: LivePromptContentToolOutcome::Failure,
-            span_id: None,
-        };
-        let tool_item = LivePromptContentItem {
-            subject: LivePromptContentSubject::ToolArguments(tool_ref.clone()),
-            text: s("{}"),
-            original_bytes: 2,
-            truncated: false,
-            partial: false,
-        };
+        let tool_ref =
+            LivePromptContentToolRef::new("toolu_9", "Bash", LivePromptContentToolOutcome::Failure);
+        let tool_item = LivePromptContentItem::new(
+            LivePromptContentSubject::ToolArguments(tool_ref.clone()),
+            "{}",
+            2,
+            false,
+        );
         let json = to_json(&tool_item);
         assert_eq!(json["kind"], "tool-arguments");
         assert_eq!(json["tool"]["callId"], "toolu_9");
@@ -741,12 +693,7 @@ cases! {
     }
 
     fn content_omitted_leaves_zero_kinds_out() {
-        let omitted = LivePromptContentOmitted {
-            user_prompt: 0,
-            assistant_response: 4,
-            tool_arguments: 0,
-            tool_output: 0,
-        };
+        let omitted = LivePromptContentOmitted::default().with_assistant_response(4);
         let json = to_json(&omitted);
         let keys: Vec<&String> = json.as_object().expect("an object").keys().collect();
         assert_eq!(keys, vec!["assistant-response"]);
@@ -756,14 +703,14 @@ cases! {
     }
 
     fn model_attribution_writes_one_key_at_most() {
-        let shares = ModelAttribution::Shares(vec![UsageModelShare {
-            provider_id: s("anthropic"),
-            model_id: s("claude-haiku-4-5"),
-            prompt_tokens: 1,
-            completion_tokens: 2,
-            total_tokens: 3,
-            cost: ShareCost::Unknown,
-        }]);
+        let shares = ModelAttribution::Shares(vec![UsageModelShare::new(
+            "anthropic",
+            "claude-haiku-4-5",
+            1,
+            2,
+            3,
+            ShareCost::Unknown,
+        )]);
         let json = to_json(&shares);
         assert!(json.get("modelId").is_none());
         assert_eq!(json["modelShares"][0]["modelId"], "claude-haiku-4-5");
