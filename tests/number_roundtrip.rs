@@ -63,12 +63,12 @@ fn a_stored_record_keeps_its_numbers_exactly() {
 
 #[test]
 fn a_channel_event_payload_keeps_its_numbers_exactly() {
-    let frame = ChannelFrame::Event(ChannelEventFrame {
-        channel: ChannelName::new("telemetry").expect("a channel name"),
-        seq: 7,
-        event: String::from("sample"),
-        payload: serde_json::json!({"mass": DRIFTING, "list": [DRIFTING, -DRIFTING, 1e-300]}),
-    });
+    let frame = ChannelFrame::Event(ChannelEventFrame::new(
+        ChannelName::new("telemetry").expect("a channel name"),
+        7,
+        "sample",
+        serde_json::json!({"mass": DRIFTING, "list": [DRIFTING, -DRIFTING, 1e-300]}),
+    ));
     let first = encode_channel_frame(&frame);
     let decoded = decode_channel_frame(&first).expect("decodes");
     assert_eq!(decoded, frame, "the payload changed through decoding");

@@ -329,12 +329,7 @@ fuzz_target!(|ops: Vec<Op>| {
                 let value = payload.value();
                 let result = registry.send_event(&handle.0, event, &value);
                 check_send(&mut model, &handle, result, Some(event), |channel, seq| {
-                    ChannelFrame::Event(ChannelEventFrame {
-                        channel,
-                        seq,
-                        event: event.to_owned(),
-                        payload: value.clone(),
-                    })
+                    ChannelFrame::Event(ChannelEventFrame::new(channel, seq, event, value.clone()))
                 });
             }
             Op::SendBinary(n, payload) => {
@@ -343,11 +338,7 @@ fuzz_target!(|ops: Vec<Op>| {
                 };
                 let result = registry.send_binary(&handle.0, &payload);
                 check_send(&mut model, &handle, result, None, |channel, seq| {
-                    ChannelFrame::Binary(BinaryFrame {
-                        channel,
-                        seq,
-                        payload: payload.clone(),
-                    })
+                    ChannelFrame::Binary(BinaryFrame::new(channel, seq, payload.clone()))
                 });
             }
             Op::ReceiveRaw(bytes) => receive(&mut registry, &mut model, &bytes),
@@ -361,23 +352,23 @@ fuzz_target!(|ops: Vec<Op>| {
                 let seq = model.resolve(seq, &text);
                 let channel = ChannelName::new(text).unwrap();
                 let frame = match event {
-                    Some(event) => ChannelFrame::Event(ChannelEventFrame {
+                    Some(event) => ChannelFrame::Event(ChannelEventFrame::new(
                         channel,
                         seq,
-                        event: match event_name(event) {
-                            "" => "data".to_owned(),
-                            name => name.to_owned(),
+                        match event_name(event) {
+                            "" => "data",
+                            name => name,
                         },
-                        payload: payload.value(),
-                    }),
-                    None => ChannelFrame::Binary(BinaryFrame {
+                        payload.value(),
+                    )),
+                    None => ChannelFrame::Binary(BinaryFrame::new(
                         channel,
                         seq,
-                        payload: match payload {
+                        match payload {
                             Payload::Text(t) => t.into_bytes(),
                             _ => Vec::new(),
                         },
-                    }),
+                    )),
                 };
                 receive(&mut registry, &mut model, &encode_channel_frame(&frame));
             }

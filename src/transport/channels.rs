@@ -123,8 +123,11 @@ impl ChannelDescriptor {
 /// lowercase hex string (two digits per byte, `""` for no bytes). Decoding refuses an odd
 /// length, any character outside `0-9a-f` and anything but a string, so each byte string has
 /// exactly one JSON form.
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct BinaryFrame {
     /// The channel the frame travels on.
     pub channel: ChannelName,
@@ -139,8 +142,11 @@ pub struct BinaryFrame {
 ///
 /// JSON form: `{"kind": "event", "channel", "seq", "event", "payload"}`; the payload is
 /// required (`null` is a payload).
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct ChannelEventFrame<P = Value> {
     /// The channel the frame travels on.
     pub channel: ChannelName,
@@ -150,6 +156,31 @@ pub struct ChannelEventFrame<P = Value> {
     pub event: String,
     /// The event's payload.
     pub payload: P,
+}
+
+impl BinaryFrame {
+    /// The frame `seq` on `channel` carrying `payload`.
+    #[must_use]
+    pub const fn new(channel: ChannelName, seq: u32, payload: Vec<u8>) -> Self {
+        Self {
+            channel,
+            seq,
+            payload,
+        }
+    }
+}
+
+impl<P> ChannelEventFrame<P> {
+    /// The frame `seq` on `channel` carrying `event` with `payload`.
+    #[must_use]
+    pub fn new(channel: ChannelName, seq: u32, event: impl Into<String>, payload: P) -> Self {
+        Self {
+            channel,
+            seq,
+            event: event.into(),
+            payload,
+        }
+    }
 }
 
 /// A frame on a payload channel (`TChannelFrame`), tagged `kind`: `"binary"` or `"event"`.

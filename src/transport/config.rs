@@ -12,8 +12,12 @@ use super::adapters::{TransportLifecycleError, TransportStartupError};
 use super::outcomes::{TransportCompletionRecord, TransportFailureRecord};
 
 /// A transport's resolved configuration (`ITransportConfig`).
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new) and
+/// the `with_*` setters.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct TransportConfig {
     /// Whether the registry starts it.
     pub enabled: bool,
@@ -26,8 +30,12 @@ pub struct TransportConfig {
 }
 
 /// What the host persists for one transport under its name (`ITransportSavedConfig`).
+///
+/// `#[non_exhaustive]`, so the contract can add members: every member is optional, so build it
+/// from [`Default`] (nothing saved) and the `with_*` setters.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct TransportSavedConfig {
     /// The saved enabled flag, when one was saved.
     #[cfg_attr(
@@ -43,7 +51,39 @@ pub struct TransportSavedConfig {
     pub options: Option<ValueMap>,
 }
 
+impl TransportConfig {
+    /// A configuration with the enabled flag and no options.
+    #[must_use]
+    pub const fn new(enabled: bool) -> Self {
+        Self {
+            enabled,
+            options: None,
+        }
+    }
+
+    /// Sets the options.
+    #[must_use]
+    pub fn with_options(mut self, options: ValueMap) -> Self {
+        self.options = Some(options);
+        self
+    }
+}
+
 impl TransportSavedConfig {
+    /// Sets the saved enabled flag.
+    #[must_use]
+    pub const fn with_enabled(mut self, enabled: bool) -> Self {
+        self.enabled = Some(enabled);
+        self
+    }
+
+    /// Sets the saved options.
+    #[must_use]
+    pub fn with_options(mut self, options: ValueMap) -> Self {
+        self.options = Some(options);
+        self
+    }
+
     /// The configuration this saved entry resolves to: `enabled = saved ?? default_enabled`,
     /// `options = saved ?? {}` (always present once resolved).
     #[must_use]
@@ -56,8 +96,12 @@ impl TransportSavedConfig {
 }
 
 /// One option a transport declares in its schema (value of `optionsSchema`).
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new) and
+/// the `with_*` setters.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct TransportOptionSchema {
     /// The option's type label (wire `type`), e.g. `"string"`.
     #[cfg_attr(feature = "serde", serde(rename = "type"))]
@@ -70,6 +114,25 @@ pub struct TransportOptionSchema {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub default: Option<Value>,
+}
+
+impl TransportOptionSchema {
+    /// An option of type `kind` described by `description`, with no default.
+    #[must_use]
+    pub fn new(kind: impl Into<String>, description: impl Into<String>) -> Self {
+        Self {
+            kind: kind.into(),
+            description: description.into(),
+            default: None,
+        }
+    }
+
+    /// Sets the value used when none is saved.
+    #[must_use]
+    pub fn with_default(mut self, default: Value) -> Self {
+        self.default = Some(default);
+        self
+    }
 }
 
 /// The options schema of a transport: option name to its declaration.

@@ -78,14 +78,28 @@ impl From<GrantId> for String {
 pub struct InvalidGrantId;
 
 /// A rate window for external events (`IExternalEventRateWindow`); the host enforces it.
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct ExternalEventRateWindow {
     /// The window's length in milliseconds.
     pub window_ms: u64,
     /// The most turns admitted within one window.
     pub max_turns: u32,
+}
+
+impl ExternalEventRateWindow {
+    /// A window of `window_ms` milliseconds admitting at most `max_turns` turns.
+    #[must_use]
+    pub const fn new(window_ms: u64, max_turns: u32) -> Self {
+        Self {
+            window_ms,
+            max_turns,
+        }
+    }
 }
 
 /// A grant admitting external events from exactly one principal (`IExternalEventGrant`),
@@ -175,7 +189,11 @@ pub enum ExternalEventGrantError {
 /// Wire form: `{"kind": "message", conversationId, content, claimedName?}`; members other than
 /// these are ignored. `Debug` prints the conversation id, content and claimed name as
 /// `<redacted>`.
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new) and
+/// the `with_*` setters.
 #[derive(Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ExternalMessageEvent {
     /// The conversation the message belongs to.
     pub conversation_id: String,
@@ -186,6 +204,23 @@ pub struct ExternalMessageEvent {
 }
 
 impl ExternalMessageEvent {
+    /// A message `content` in the conversation `conversation_id`, with no claimed name.
+    #[must_use]
+    pub fn new(conversation_id: impl Into<String>, content: impl Into<String>) -> Self {
+        Self {
+            conversation_id: conversation_id.into(),
+            content: content.into(),
+            claimed_name: None,
+        }
+    }
+
+    /// Sets the sender's name as the sender claims it.
+    #[must_use]
+    pub fn with_claimed_name(mut self, claimed_name: impl Into<String>) -> Self {
+        self.claimed_name = Some(claimed_name.into());
+        self
+    }
+
     /// Reads a message event from a delivery's `event`; refuses anything that is not an object
     /// with `kind: "message"`, string `conversationId` and `content`, and an absent or string
     /// `claimedName`. The error names the member, never its value.

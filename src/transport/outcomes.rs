@@ -157,8 +157,11 @@ pub enum TransportCompletionOutcome {
 }
 
 /// One runner's record in a completed run (`ITransportCompletionRecord`).
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct TransportCompletionRecord {
     /// The runner's unique transport name.
     pub name: String,
@@ -166,16 +169,30 @@ pub struct TransportCompletionRecord {
     pub outcome: TransportCompletionOutcome,
 }
 
+impl TransportCompletionRecord {
+    /// The record of the runner `name` that ended with `outcome`.
+    #[must_use]
+    pub fn new(name: impl Into<String>, outcome: TransportCompletionOutcome) -> Self {
+        Self {
+            name: name.into(),
+            outcome,
+        }
+    }
+}
+
 /// The first runner that failed (`ITransportFailureRecord`): the outcome is the `failed` member
 /// only, so it holds just the non-zero exit code.
 ///
 /// Wire form: `{"name": …, "outcome": {"status": "failed", "exitCode": n}}`.
+///
+/// `#[non_exhaustive]`, so the contract can add members: build it with [`new`](Self::new).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(
     feature = "serde",
     serde(try_from = "wire::FailureWire", into = "wire::FailureWire")
 )]
+#[non_exhaustive]
 pub struct TransportFailureRecord {
     /// The failed runner's unique transport name.
     pub name: String,
@@ -184,6 +201,15 @@ pub struct TransportFailureRecord {
 }
 
 impl TransportFailureRecord {
+    /// The record of the runner `name` that failed with `exit_code`.
+    #[must_use]
+    pub fn new(name: impl Into<String>, exit_code: NonZeroU8) -> Self {
+        Self {
+            name: name.into(),
+            exit_code,
+        }
+    }
+
     /// The record's outcome as a [`TransportRunOutcome`] (always `Failed`).
     #[must_use]
     pub const fn outcome(&self) -> TransportRunOutcome {

@@ -632,7 +632,7 @@ cases! {
             let grant = gold!(ExternalEventGrant, "external_event_grant");
             assert_eq!(grant.grant_id().as_str(), "ops_bot-1");
             assert_eq!(grant.kinds(), [ExternalEventKind::Message]);
-            assert_eq!(grant.rate(), Some(&[ExternalEventRateWindow { window_ms: 60_000, max_turns: 10 }][..]));
+            assert_eq!(grant.rate(), Some(&[ExternalEventRateWindow::new(60_000, 10)][..]));
             assert!(grant.verifier().pins_one_principal());
             for good in ["a", "A-z_0", &"x".repeat(64)] {
                 assert_eq!(GrantId::new(good).unwrap().as_str(), good);
@@ -755,7 +755,7 @@ cases! {
             let token = "eyJhbGciOiJSUzI1NiJ9.c2VjcmV0LWNsYWlt.sig-text";
             let admission = TransportAdmission::Token(TransportToken::new(token).unwrap());
             let config = TransportAdmissionConfig { token: Some(s(token)), ..Default::default() };
-            let event = ExternalMessageEvent { conversation_id: s("conv-secret-9"), content: s("content-secret-9"), claimed_name: Some(s("name-secret-9")) };
+            let event = ExternalMessageEvent::new("conv-secret-9", "content-secret-9").with_claimed_name("name-secret-9");
             let delivery = ExternalEventDelivery { token: Some(s(token)), event: to_json(&event) };
             let verifier = AccessTokenVerifierConfig::new("https://issuer.example", "https://api.example",
                 alloc::vec![AccessTokenAlgorithm::Rs256], alloc::vec![], alloc::vec![s("subject-secret-9")], alloc::vec![]).unwrap();

@@ -239,11 +239,10 @@ fn grant() -> ExternalEventGrant {
 }
 
 fn message() -> Value {
-    to_json(&ExternalMessageEvent {
-        conversation_id: s("conversation-4711"),
-        content: s("content-4711"),
-        claimed_name: Some(s("Claimed Name 4711")),
-    })
+    to_json(
+        &ExternalMessageEvent::new("conversation-4711", "content-4711")
+            .with_claimed_name("Claimed Name 4711"),
+    )
 }
 
 fn delivery(token: Option<&str>) -> ExternalEventDelivery {

@@ -70,20 +70,16 @@ fn descriptor(channel: &str, events: &[&str], binary: Option<bool>) -> ChannelDe
 }
 
 fn event(channel: &str, seq: u32, event: &str, payload: &str) -> ChannelFrame {
-    ChannelFrame::Event(ChannelEventFrame {
-        channel: name(channel),
+    ChannelFrame::Event(ChannelEventFrame::new(
+        name(channel),
         seq,
-        event: s(event),
-        payload: json(payload),
-    })
+        event,
+        json(payload),
+    ))
 }
 
 fn binary(channel: &str, seq: u32, payload: &[u8]) -> ChannelFrame {
-    ChannelFrame::Binary(BinaryFrame {
-        channel: name(channel),
-        seq,
-        payload: payload.to_vec(),
-    })
+    ChannelFrame::Binary(BinaryFrame::new(name(channel), seq, payload.to_vec()))
 }
 
 /// The bytes of a frame built by the codec (for inbound test traffic).

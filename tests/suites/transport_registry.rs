@@ -168,11 +168,7 @@ fn configured<P>(probe: P, default_enabled: bool, applies: bool) -> Configured<P
     let mut schema = TransportOptionsSchema::new();
     schema.insert(
         s("port"),
-        TransportOptionSchema {
-            kind: s("number"),
-            description: s("The port to listen on."),
-            default: None,
-        },
+        TransportOptionSchema::new("number", "The port to listen on."),
     );
     Configured {
         probe,
@@ -490,7 +486,7 @@ cases! {
             block_on(registry.start_all()).expect("start-all");
             complete(&broken, Ok(failed(7)));
             let failure = block_on(registry.wait_for_failure()).expect("no fault");
-            assert_eq!(failure, Some(TransportFailureRecord { name: s("broken"), exit_code: code(7) }));
+            assert_eq!(failure, Some(TransportFailureRecord::new("broken", code(7))));
             // A later failure does not replace the first.
             complete(&slow, Ok(failed(9)));
             assert_eq!(block_on(registry.wait_for_failure()).expect("ok").map(|f| f.name), Some(s("broken")));
@@ -564,12 +560,12 @@ cases! {
                 s("stop bad"), s("stop ws"), s("stop first"),
             ]);
             let records = block_on(registry.wait_for_completion()).expect("records");
-            assert_eq!(records, vec![TransportCompletionRecord {
-                name: s("first"),
-                outcome: TransportCompletionOutcome::Abandoned {
+            assert_eq!(records, vec![TransportCompletionRecord::new(
+                "first",
+                TransportCompletionOutcome::Abandoned {
                     reason: TransportAbandonmentReason::StartupRollback,
                 },
-            }]);
+            )]);
             assert_eq!(block_on(registry.wait_for_failure()), Ok(None));
             // Idle again: a second attempt is allowed (and fails the same way).
             assert!(matches!(block_on(registry.start_all()), Err(TransportStartAllError::Startup(_))));
@@ -642,7 +638,7 @@ cases! {
         fn settings_view_lists_only_configurable_transports() {
             let log = Log::default();
             let mut saved = BTreeMap::new();
-            saved.insert(s("ws"), TransportSavedConfig { enabled: Some(false), options: None });
+            saved.insert(s("ws"), TransportSavedConfig::default().with_enabled(false));
             let registry = TransportRegistry::new(InMemoryTransportSettings::new(saved));
             registry.register(TransportRegistration::configurable_service(configured(service("ws", &log), true, true))).expect("ws");
             registry.register(TransportRegistration::service(service("plain", &log))).expect("plain");
@@ -682,8 +678,8 @@ cases! {
         fn start_all_configures_enabled_transports_before_starting() {
             let log = Log::default();
             let mut saved = BTreeMap::new();
-            saved.insert(s("ws"), TransportSavedConfig { enabled: None, options: Some(options(r#"{"port": 1}"#)) });
-            saved.insert(s("off"), TransportSavedConfig { enabled: Some(false), options: None });
+            saved.insert(s("ws"), TransportSavedConfig::default().with_options(options(r#"{"port": 1}"#)));
+            saved.insert(s("off"), TransportSavedConfig::default().with_enabled(false));
             let ws = configured(service("ws", &log), true, true);
             let off = configured(service("off", &log), true, true);
             let registry = TransportRegistry::new(InMemoryTransportSettings::new(saved));
@@ -702,7 +698,7 @@ cases! {
             ] {
                 let log = Log::default();
                 let mut saved = BTreeMap::new();
-                saved.insert(s("ws"), TransportSavedConfig { enabled: None, options: Some(options(saved_options)) });
+                saved.insert(s("ws"), TransportSavedConfig::default().with_options(options(saved_options)));
                 let registry = TransportRegistry::new(InMemoryTransportSettings::new(saved));
                 registry.register(TransportRegistration::service(service("first", &log))).expect("first");
                 registry.register(TransportRegistration::configurable_service(configured(service("ws", &log), true, applies))).expect("ws");
