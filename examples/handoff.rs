@@ -7,7 +7,8 @@
 //! --no-default-features --features session-mobility,record-store-fs`.
 
 use std::cell::RefCell;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
+use std::num::NonZeroUsize;
 
 use agent_interface::agent_core::UniversalMessage;
 use agent_interface::runtime::record_codec::{decode_session_record, encode_session_record};
@@ -22,6 +23,7 @@ use agent_interface::session::records::{
 use agent_interface::session_mobility::handoff::*;
 use data_encoding::BASE64URL_NOPAD;
 use futures_executor::block_on;
+use serde_json::to_string as to_json;
 use sha2::{Digest, Sha256};
 
 type Result<T, E = serde_json::Error> = std::result::Result<T, E>;
@@ -29,6 +31,8 @@ type Result<T, E = serde_json::Error> = std::result::Result<T, E>;
 /// The host's sealing, the same on both machines: SHA-256 in base64url (the manifest's
 /// contract), frames of at most 128 characters (never a split UTF-8 sequence).
 struct Sealing;
+
+const FRAME_CHARS: NonZeroUsize = NonZeroUsize::new(128).unwrap();
 
 fn digest(serialized: &str) -> String {
     BASE64URL_NOPAD.encode(&Sha256::digest(serialized.as_bytes()))
@@ -39,70 +43,24 @@ impl HandoffSourceComposition for Sealing {
 
     fn seal_record(&self, record: &InteractiveSessionRecord) -> Result<SealedRecord> {
         let serialized = String::from_utf8(encode_session_record(record)?).expect("JSON text");
-        let (digest, byte_length) = (digest(&serialized), serialized.len() as u64);
-        let integrity = HandoffIntegrity::new(digest, byte_length);
+        let integrity = HandoffIntegrity::new(digest(&serialized), serialized.len() as u64);
         Ok(SealedRecord::new(serialized, integrity))
     }
 
     fn chunk(&self, handoff_id: &str, serialized: &str) -> Vec<HandoffChunkFrame> {
-        let chars: Vec<char> = serialized.chars().collect();
-        let total = chars.chunks(128).len() as u32;
-        let frame = |(index, piece): (u32, &[char])| {
-            let data = String::from_iter(piece);
-            HandoffChunkFrame::new(handoff_id, index, total, data).expect("index below total")
-        };
-        (0..total).zip(chars.chunks(128)).map(frame).collect()
-    }
-}
-
-/// One transfer's pieces by index: any order; a repeat changes nothing.
-struct Pieces(String, BTreeMap<u32, String>);
-
-impl HandoffAssembler for Pieces {
-    fn accept(&mut self, chunk: &HandoffChunkFrame) -> AssembleOutcome {
-        let (ours, expected) = (chunk.handoff_id() == self.0, Some(chunk.total()));
-        let new = ours && self.1.insert(chunk.index(), chunk.data().into()).is_none();
-        let received = self.1.len() as u32;
-        if !ours {
-            let rejection = "another hand-off".into();
-            return AssembleOutcome::Refused {
-                rejection,
-                received,
-                expected,
-            };
-        } else if !new {
-            return AssembleOutcome::Duplicate { received, expected };
-        } else if received < chunk.total() {
-            return AssembleOutcome::Accepted { received, expected };
-        }
-        let serialized = self.1.values().map(String::as_str).collect();
-        AssembleOutcome::Complete {
-            serialized,
-            received,
-            expected,
-        }
+        split_into_chunks(handoff_id, serialized, FRAME_CHARS)
     }
 }
 
 impl HandoffDestinationComposition for Sealing {
-    type Assembler = Pieces;
+    type Assembler = OrderedChunkAssembler;
 
     fn verify_payload(&self, serialized: &str, integrity: &HandoffIntegrity) -> IntegrityOutcome {
-        let (expected_bytes, actual_bytes) = (integrity.byte_length, serialized.len() as u64);
-        let failure = match (actual_bytes == expected_bytes, digest(serialized)) {
-            (false, _) => IntegrityFailure::Truncated,
-            (true, digest) if digest != integrity.digest => IntegrityFailure::DigestMismatch,
-            (true, _) => return IntegrityOutcome::Intact,
-        };
-        IntegrityOutcome::Failed {
-            failure,
-            expected_bytes,
-            actual_bytes,
-        }
+        integrity.check(serialized, digest)
     }
 
-    fn create_assembler(&self, handoff_id: &str) -> Pieces {
-        Pieces(handoff_id.into(), BTreeMap::new())
+    fn create_assembler(&self, handoff_id: &str) -> OrderedChunkAssembler {
+        OrderedChunkAssembler::new(handoff_id)
     }
 
     /// The stores' own decoder (located issues; an unknown schema version is `unsupported`),
@@ -127,10 +85,6 @@ impl HandoffCarrier for &Wire {
     async fn send_chunk(&self, chunk: &HandoffChunkFrame) -> Result<()> {
         to_json(chunk).map(|text| self.0.borrow_mut().push_back(text))
     }
-}
-
-fn to_json(value: &impl serde::Serialize) -> Result<String> {
-    serde_json::to_string(value)
 }
 
 /// The desktop's durable write: its store claims the id (a `write` load), then saves; true
@@ -176,15 +130,8 @@ fn main() -> Result<()> {
     }));
     let request = |runtime| {
         let (from, to, at) = ("laptop", "desktop", 1_764_666_000_000);
-        HandoffManifestRequest::new(
-            "handoff-1",
-            id.to_string(),
-            from,
-            to,
-            record.clone(),
-            runtime,
-            at,
-        )
+        let (session, record) = (id.to_string(), record.clone());
+        HandoffManifestRequest::new("handoff-1", session, from, to, record, runtime, at)
     };
     let busy = SourceRuntimeState::new().with_tool_calls_in_flight(1);
     let refused = to_json(&laptop.offer(request(busy)).expect("nothing to seal"))?;

@@ -34,10 +34,10 @@ use agent_interface::session_mobility::handoff::{
     HandoffManifest, HandoffManifestRequest, HandoffOfferResult, HandoffOutcome, HandoffPhase,
     HandoffReadiness, HandoffRecordPersister, HandoffRefusal, HandoffSource,
     HandoffSourceComposition, HandoffSourceOptions, HandoffStateKind, HandoffTransaction,
-    HandoffTransferError, HandoffTransition, HandoffTransitionDetail, IntegrityFailure,
-    IntegrityOutcome, PrepareHandoffOfferInput, SealedRecord, SourceAbandonReason,
-    SourceRuntimeState, assess_handoff_readiness, begin_handoff, is_handoff_committed,
-    is_handoff_transition_allowed, prepare_handoff_offer, source_retains_authority,
+    HandoffTransferError, HandoffTransition, HandoffTransitionDetail, IntegrityOutcome,
+    PrepareHandoffOfferInput, SealedRecord, SourceAbandonReason, SourceRuntimeState,
+    assess_handoff_readiness, begin_handoff, is_handoff_committed, is_handoff_transition_allowed,
+    prepare_handoff_offer, source_retains_authority, split_into_chunks,
 };
 
 /// The session family's full record: where a vector's placeholder goal, plan and background
@@ -643,21 +643,9 @@ impl HandoffSourceComposition for StandIn {
             &self.effects,
             serde_json::json!({"call": "chunk", "handoffId": handoff_id}),
         );
-        let chars: Vec<char> = serialized.chars().collect();
-        let total = chars.chunks(self.chunk_chars).count() as u32;
-        chars
-            .chunks(self.chunk_chars)
-            .enumerate()
-            .map(|(i, piece)| {
-                HandoffChunkFrame::new(
-                    handoff_id,
-                    i as u32,
-                    total,
-                    piece.iter().collect::<String>(),
-                )
-                .expect("valid")
-            })
-            .collect()
+        let size =
+            core::num::NonZeroUsize::new(self.chunk_chars).expect("a frame holds a character");
+        split_into_chunks(handoff_id, serialized, size)
     }
 }
 
@@ -699,19 +687,7 @@ impl HandoffDestinationComposition for StandIn {
 
     fn verify_payload(&self, serialized: &str, integrity: &HandoffIntegrity) -> IntegrityOutcome {
         effect(&self.effects, serde_json::json!({"call": "verifyPayload"}));
-        let actual = serialized.len() as u64;
-        let failure = if actual != integrity.byte_length {
-            IntegrityFailure::Truncated
-        } else if digest(serialized) != integrity.digest {
-            IntegrityFailure::DigestMismatch
-        } else {
-            return IntegrityOutcome::Intact;
-        };
-        IntegrityOutcome::Failed {
-            failure,
-            expected_bytes: integrity.byte_length,
-            actual_bytes: actual,
-        }
+        integrity.check(serialized, digest)
     }
 
     fn create_assembler(&self, handoff_id: &str) -> StandInAssembler {

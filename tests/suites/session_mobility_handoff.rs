@@ -11,7 +11,7 @@
 //! family's own record decoding.
 
 use alloc::boxed::Box;
-use alloc::collections::{BTreeMap, VecDeque};
+use alloc::collections::VecDeque;
 use alloc::format;
 use alloc::rc::Rc;
 use alloc::string::{String, ToString};
@@ -34,11 +34,11 @@ use agent_interface::session_mobility::handoff::{
     HandoffStateKind, HandoffTransaction, HandoffTransferError, HandoffTransition,
     HandoffTransitionDetail, HandoffTransitionRefusal, IN_FLIGHT_WORK_DETAIL, IntegrityFailure,
     IntegrityOutcome, InvalidChunkFrame, NO_CREDENTIAL_DETAIL, NOT_JSON_DETAIL, NOT_WRITTEN_DETAIL,
-    NoHandoffOpen, NoManifestReceived, PrepareHandoffOfferInput, SealedRecord, SourceAbandonReason,
-    SourceOfferOutcome, SourceRuntimeState, advance_handoff, assess_handoff_readiness,
-    begin_handoff, commit_handoff, handoff_inventory, handoff_outcome, is_handoff_committed,
-    is_handoff_transition_allowed, prepare_handoff_offer, source_retains_authority,
-    source_still_owns,
+    NoHandoffOpen, NoManifestReceived, OrderedChunkAssembler, PrepareHandoffOfferInput,
+    SealedRecord, SourceAbandonReason, SourceOfferOutcome, SourceRuntimeState, advance_handoff,
+    assess_handoff_readiness, begin_handoff, commit_handoff, handoff_inventory, handoff_outcome,
+    is_handoff_committed, is_handoff_transition_allowed, prepare_handoff_offer,
+    source_retains_authority, source_still_owns, split_into_chunks,
 };
 
 use crate::support::{block_on, decode, from_json, golden, rejects, s, to_json};
@@ -269,17 +269,8 @@ fn seal_text(record: &InteractiveSessionRecord) -> String {
 }
 
 fn chunks_of(handoff_id: &str, serialized: &str, size: usize) -> Vec<HandoffChunkFrame> {
-    let chars: Vec<char> = serialized.chars().collect();
-    let pieces: Vec<String> = chars
-        .chunks(size)
-        .map(|piece| piece.iter().collect())
-        .collect();
-    let total = pieces.len() as u32;
-    pieces
-        .into_iter()
-        .enumerate()
-        .map(|(i, data)| HandoffChunkFrame::new(handoff_id, i as u32, total, data).expect("valid"))
-        .collect()
+    let size = core::num::NonZeroUsize::new(size).expect("a frame holds a character");
+    split_into_chunks(handoff_id, serialized, size)
 }
 
 impl HandoffDestinationComposition for Host {
@@ -287,19 +278,7 @@ impl HandoffDestinationComposition for Host {
 
     fn verify_payload(&self, serialized: &str, integrity: &HandoffIntegrity) -> IntegrityOutcome {
         self.log.borrow_mut().push(s("verify"));
-        let actual = serialized.len() as u64;
-        let failure = if actual != integrity.byte_length {
-            IntegrityFailure::Truncated
-        } else if fnv(serialized) != integrity.digest {
-            IntegrityFailure::DigestMismatch
-        } else {
-            return IntegrityOutcome::Intact;
-        };
-        IntegrityOutcome::Failed {
-            failure,
-            expected_bytes: integrity.byte_length,
-            actual_bytes: actual,
-        }
+        integrity.check(serialized, fnv)
     }
 
     fn create_assembler(&self, handoff_id: &str) -> Assembler {
@@ -308,9 +287,7 @@ impl HandoffDestinationComposition for Host {
             .push(format!("assembler {handoff_id}"));
         Assembler {
             log: self.log.clone(),
-            handoff_id: s(handoff_id),
-            total: None,
-            parts: BTreeMap::new(),
+            pieces: OrderedChunkAssembler::new(handoff_id),
         }
     }
 
@@ -375,12 +352,11 @@ fn stand_in_decode(value: Value) -> SessionRecordDecodeOutcome {
     }
 }
 
-/// Reassembles one hand-off; refuses another hand-off's chunk and a total that changes.
+/// Reassembles one hand-off with the reference assembler (it refuses another hand-off's chunk
+/// and a total that changes), logging each chunk.
 struct Assembler {
     log: Log,
-    handoff_id: String,
-    total: Option<u32>,
-    parts: BTreeMap<u32, String>,
+    pieces: OrderedChunkAssembler,
 }
 
 impl HandoffAssembler for Assembler {
@@ -388,34 +364,7 @@ impl HandoffAssembler for Assembler {
         self.log
             .borrow_mut()
             .push(format!("accept {}", chunk.index()));
-        let received = self.parts.len() as u32;
-        let refused = |rejection: &str| AssembleOutcome::Refused {
-            rejection: s(rejection),
-            received,
-            expected: self.total,
-        };
-        if chunk.handoff_id() != self.handoff_id {
-            return refused("wrong-handoff");
-        }
-        if self.total.is_some_and(|total| total != chunk.total()) {
-            return refused("total-changed");
-        }
-        self.total = Some(chunk.total());
-        let expected = self.total;
-        if self.parts.contains_key(&chunk.index()) {
-            return AssembleOutcome::Duplicate { received, expected };
-        }
-        self.parts.insert(chunk.index(), s(chunk.data()));
-        let received = self.parts.len() as u32;
-        if Some(received) == expected {
-            AssembleOutcome::Complete {
-                serialized: self.parts.values().map(String::as_str).collect(),
-                received,
-                expected,
-            }
-        } else {
-            AssembleOutcome::Accepted { received, expected }
-        }
+        self.pieces.accept(chunk)
     }
 }
 

@@ -12,8 +12,9 @@
 //! | `contracts` | phases, dispositions, the inventory, manifest, payload, acknowledgement, refusals, outcome | an acknowledgement can only assert persistence (`persisted` is the literal `true`); provider credentials cannot be inventoried as anything but never-transferred, and no type has a member for one |
 //! | `ownership` | [`HandoffTransaction`] and the transition table | refused moves change nothing; `committed` only through a commit with a matching acknowledgement, kept to answer duplicates |
 //! | `offer` | readiness and the inventory | an offer is refused while a model or tool call is in flight; the inventory always lists conversation, session metadata, provider credentials and the working directory |
-//! | `composition` | the host's effects: sealing, chunking, verification, reassembly, record decoding | the crate sequences and decides; it never hashes, chunks or decodes itself |
+//! | `composition` | the host's effects: sealing, chunking, verification, reassembly, record decoding | the machines sequence and decide; they never hash, chunk or decode on their own |
 //! | `source` | [`HandoffSource`] and its carrier | `transferring` before any frame; a refused acknowledgement changes nothing; the read-only switch fires once |
+//! | `reference` | [`split_into_chunks`], [`OrderedChunkAssembler`], [`HandoffIntegrity::check`]: reference chunking, reassembly and integrity judging a host may plug in | the machines never call them on their own; no character is split, lost or reordered |
 //! | `destination` | [`HandoffDestination`], the credential, persistence and clock ports | integrity before parsing; credential before persisting; an acknowledgement only after a durable write; a committed transfer cannot be discarded |
 //!
 //! Everything is sans-IO: the host supplies the carrier, the sealing, the integrity check, the
@@ -46,6 +47,7 @@ mod contracts;
 mod destination;
 mod offer;
 mod ownership;
+mod reference;
 mod source;
 
 pub use composition::{
@@ -74,6 +76,9 @@ pub use ownership::{
     HandoffAdvance, HandoffCommitResult, HandoffTransaction, HandoffTransition,
     HandoffTransitionDetail, HandoffTransitionRefusal, InvalidHandoffTransaction, advance_handoff,
     begin_handoff, commit_handoff, handoff_outcome, source_still_owns,
+};
+pub use reference::{
+    OrderedChunkAssembler, TOTAL_CHANGED_REJECTION, WRONG_HANDOFF_REJECTION, split_into_chunks,
 };
 pub use source::{
     HandoffCarrier, HandoffSource, HandoffSourceOfferError, HandoffSourceOptions,
