@@ -51,13 +51,30 @@ pub struct BackgroundTaskSchedule {
 }
 
 impl BackgroundTaskSchedule {
-    /// A schedule firing on `cron_expression`, with nothing to do yet: give it an `agent_instruction` or a `command` (a schedule without either does not decode).
+    /// A schedule that wakes the host session with `agent_instruction` on each fire of
+    /// `cron_expression`. Add a command with [`with_command`](Self::with_command).
     #[must_use]
-    pub fn new(cron_expression: impl Into<String>) -> Self {
+    pub fn waking(
+        cron_expression: impl Into<String>,
+        agent_instruction: impl Into<String>,
+    ) -> Self {
+        Self {
+            cron_expression: cron_expression.into(),
+            agent_instruction: Some(agent_instruction.into()),
+            command: None,
+            shell: None,
+            env: None,
+        }
+    }
+
+    /// A schedule that runs the shell `command` on each fire of `cron_expression`. Add a wake
+    /// with [`with_agent_instruction`](Self::with_agent_instruction).
+    #[must_use]
+    pub fn running(cron_expression: impl Into<String>, command: impl Into<String>) -> Self {
         Self {
             cron_expression: cron_expression.into(),
             agent_instruction: None,
-            command: None,
+            command: Some(command.into()),
             shell: None,
             env: None,
         }
@@ -137,5 +154,45 @@ impl TryFrom<ScheduleWire> for BackgroundTaskSchedule {
             shell: wire.shell,
             env: wire.env,
         })
+    }
+}
+
+#[cfg(all(test, feature = "serde"))]
+mod tests {
+    use alloc::string::ToString;
+
+    use super::BackgroundTaskSchedule;
+
+    fn round_trip(schedule: &BackgroundTaskSchedule) -> BackgroundTaskSchedule {
+        let text = serde_json::to_string(schedule).expect("a schedule encodes");
+        serde_json::from_str(&text).expect("what a constructor builds decodes")
+    }
+
+    #[test]
+    fn every_constructed_schedule_decodes_back() {
+        let env = [("A".into(), "1".into())].into_iter().collect();
+        for schedule in [
+            BackgroundTaskSchedule::waking("0 * * * *", "look at the queue"),
+            BackgroundTaskSchedule::running("0 * * * *", "make report"),
+            BackgroundTaskSchedule::running("0 * * * *", "make")
+                .with_agent_instruction("read the report")
+                .with_shell("bash")
+                .with_env(env),
+        ] {
+            assert_eq!(round_trip(&schedule), schedule);
+            assert!(schedule.wakes_session() || schedule.runs_command());
+        }
+    }
+
+    #[test]
+    fn a_schedule_with_nothing_to_do_is_refused_naming_both_keys() {
+        let error =
+            serde_json::from_str::<BackgroundTaskSchedule>(r#"{"cronExpression":"* * * * *"}"#)
+                .expect_err("nothing to do");
+        let text = error.to_string();
+        assert!(
+            text.contains("command") && text.contains("agentInstruction"),
+            "{text}"
+        );
     }
 }

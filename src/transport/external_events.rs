@@ -468,6 +468,7 @@ pub enum ExternalEventAuditOutcome {
     feature = "serde",
     serde(try_from = "wire::AuditWire", into = "wire::AuditWire")
 )]
+#[non_exhaustive]
 pub struct ExternalEventAuditRecord {
     /// When it happened (ISO-8601, carried as written).
     pub at: String,
@@ -479,6 +480,42 @@ pub struct ExternalEventAuditRecord {
     pub throttled: Option<bool>,
     /// The refusal or the settlement.
     pub outcome: ExternalEventAuditOutcome,
+}
+
+impl ExternalEventAuditRecord {
+    /// The record of `outcome` at `at` (ISO-8601, carried as written), with no grant, remote
+    /// class or throttling reported.
+    #[must_use]
+    pub fn new(at: impl Into<String>, outcome: ExternalEventAuditOutcome) -> Self {
+        Self {
+            at: at.into(),
+            grant_id: None,
+            remote: None,
+            throttled: None,
+            outcome,
+        }
+    }
+
+    /// The same record with `grant_id`.
+    #[must_use]
+    pub fn with_grant_id(mut self, grant_id: GrantId) -> Self {
+        self.grant_id = Some(grant_id);
+        self
+    }
+
+    /// The same record with `remote`.
+    #[must_use]
+    pub fn with_remote(mut self, remote: ExternalEventRemoteClass) -> Self {
+        self.remote = Some(remote);
+        self
+    }
+
+    /// The same record with `throttled`.
+    #[must_use]
+    pub fn with_throttled(mut self, throttled: bool) -> Self {
+        self.throttled = Some(throttled);
+        self
+    }
 }
 
 #[cfg(feature = "serde")]

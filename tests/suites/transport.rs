@@ -709,6 +709,14 @@ cases! {
             let token = gold!(ExternalEventAuditRecord, "audit_record_token_refusal");
             assert_eq!(token.outcome, ExternalEventAuditOutcome::Refused(ExternalEventRefusal::Token(AccessTokenRefusal::Malformed)));
             assert_eq!((token.remote, token.throttled), (None, None));
+            // What a host's audit log builds is what the goldens decode to.
+            let built = ExternalEventAuditRecord::new("2026-03-01T12:00:00.000Z", ExternalEventAuditOutcome::Refused(ExternalEventRefusal::MissingToken))
+                .with_remote(ExternalEventRemoteClass::Public)
+                .with_throttled(true);
+            assert_eq!(built, refusal);
+            let grant = settled.grant_id.clone().expect("the golden names a grant");
+            let built = ExternalEventAuditRecord::new(settled.at.clone(), settled.outcome).with_grant_id(grant);
+            assert_eq!(built.grant_id, settled.grant_id);
         }
 
         fn audit_record_refusals() {
