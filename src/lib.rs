@@ -73,6 +73,8 @@ struct ReadmeDoctests;
 
 #[macro_use]
 mod literal;
+#[macro_use]
+mod setters;
 
 #[cfg(any(feature = "session", feature = "reconcile"))]
 mod instant;

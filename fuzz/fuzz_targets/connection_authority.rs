@@ -341,11 +341,7 @@ fuzz_target!(|input: Input| {
                 let reply = match answer % 3 {
                     0 => Ok(true),
                     1 => Ok(false),
-                    _ => Err(ErrorValue {
-                        name: "Error".into(),
-                        message: "approver failed".into(),
-                        stack: None,
-                    }),
+                    _ => Err(ErrorValue::new("Error", "approver failed")),
                 };
                 question.given.set(Some(matches!(reply, Ok(true))));
                 *question.answer.borrow_mut() = Some(reply);

@@ -7,6 +7,7 @@ use alloc::vec::Vec;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct ActionOption {
     /// The value an answer carries when this option is chosen.
     pub value: String,
@@ -25,6 +26,7 @@ pub struct ActionOption {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct ActionDefault {
     /// The [`ActionOption::value`]s selected at the start.
     #[cfg_attr(
@@ -49,6 +51,7 @@ pub struct ActionDefault {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct ActionRequest {
     /// Correlation key: the answering port resolves one id exactly once (the first answer wins).
     pub id: String,
@@ -118,7 +121,50 @@ pub struct ActionRequest {
     pub default: Option<ActionDefault>,
 }
 
+impl ActionOption {
+    /// An option answering `value`, shown as `label`, without a description.
+    #[must_use]
+    pub fn new(value: impl Into<String>, label: impl Into<String>) -> Self {
+        Self {
+            value: value.into(),
+            label: label.into(),
+            description: None,
+        }
+    }
+}
+
+optional_setters!(ActionOption { with_description => description: String });
+
+optional_setters!(ActionDefault {
+    with_values => values: Vec<String>,
+    with_text => text: String,
+});
+
+optional_setters!(ActionRequest {
+    with_description => description: String,
+    with_options => options: Vec<ActionOption>,
+    with_min_select => min_select: u32,
+    with_max_select => max_select: u32,
+    with_allow_free_text => allow_free_text: bool,
+    with_masked => masked: bool,
+    with_allow_empty => allow_empty: bool,
+    with_placeholder => placeholder: String,
+    with_max_visible => max_visible: u32,
+    with_default => default: ActionDefault,
+});
+
 impl ActionRequest {
+    /// A request `id` titled `title`, every optional member absent (one choice among no
+    /// options: set them with the `with_*` setters).
+    #[must_use]
+    pub fn new(id: impl Into<String>, title: impl Into<String>) -> Self {
+        Self {
+            id: id.into(),
+            title: title.into(),
+            ..Self::default()
+        }
+    }
+
     /// The minimum number of selections when `min_select` is absent.
     pub const DEFAULT_MIN_SELECT: u32 = 1;
     /// The maximum number of selections when `max_select` is absent.

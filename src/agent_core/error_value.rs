@@ -13,6 +13,7 @@ use alloc::vec::Vec;
 #[error("{name}{}{message}", if name.is_empty() || message.is_empty() { "" } else { ": " })]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct ErrorValue {
     /// The error's class name, e.g. `Error`, `TypeError`, `TurnNotRunError`.
     pub name: String,
@@ -52,12 +53,21 @@ impl ErrorValue {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct DestroyResult {
     /// Every error met, in the order met.
     pub errors: Vec<ErrorValue>,
 }
 
+optional_setters!(ErrorValue { with_stack => stack: String });
+
 impl DestroyResult {
+    /// The result of a cleanup that met `errors`, in the order met (clean when empty).
+    #[must_use]
+    pub fn new(errors: Vec<ErrorValue>) -> Self {
+        Self { errors }
+    }
+
     /// True when the cleanup met no error.
     #[must_use]
     pub fn is_clean(&self) -> bool {

@@ -21,6 +21,7 @@ use super::value::Value;
         )
     )
 )]
+#[non_exhaustive]
 pub struct HistoryEntry<T = Value> {
     /// The entry's unique id.
     pub id: String,
@@ -46,6 +47,30 @@ pub struct HistoryEntry<T = Value> {
 }
 
 impl<T> HistoryEntry<T> {
+    /// The entry `id` at `timestamp`, of `category` and `kind`, carrying no data.
+    #[must_use]
+    pub fn new(
+        id: impl Into<String>,
+        timestamp: impl Into<String>,
+        category: impl Into<String>,
+        kind: impl Into<String>,
+    ) -> Self {
+        Self {
+            id: id.into(),
+            timestamp: timestamp.into(),
+            category: category.into(),
+            kind: kind.into(),
+            data: None,
+        }
+    }
+
+    /// The same entry carrying `data`.
+    #[must_use]
+    pub fn with_data(mut self, data: T) -> Self {
+        self.data = Some(data);
+        self
+    }
+
     /// The category of entries that hold conversation messages (the ones a provider sees).
     pub const CHAT: &'static str = "chat";
 

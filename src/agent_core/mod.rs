@@ -7,6 +7,19 @@
 //! vocabularies, and errors carried as data. It names nothing but `core`, `alloc`, `serde_json`
 //! and (behind the `serde` feature) `serde` and `serde_path_to_error`.
 //!
+//! | file | what it holds |
+//! |---|---|
+//! | `value` | [`Value`], [`ValueMap`], tool arguments and parameters |
+//! | `message` | [`UniversalMessage`] and its four roles, parts, tool calls, [`MessageState`] |
+//! | `history` | [`HistoryEntry`], the append-only timeline |
+//! | `tool` | [`ToolSchema`], [`ObjectParameterSchema`], [`ToolExecutionResult`] |
+//! | `action` | [`ActionRequest`] (asking the user) and [`ActionResponse`] |
+//! | `usage` | [`TokenUsage`], [`ContextWindowState`], [`SessionUsageTotals`] |
+//! | `error_value` | [`ErrorValue`] (an error carried as data), [`DestroyResult`] |
+//! | `signal` | [`AbortSignal`], the one cancellation signal |
+//! | `vocabulary` | closed vocabularies: [`PermissionMode`], [`ModelEffort`], [`SessionEndReason`], … |
+//! | `json` | the located JSON readers `from_json_*` (feature `serde`) |
+//!
 //! # Guarantees
 //!
 //! - **Decoding says where it failed.** With `serde`, [`from_json_str`], [`from_json_slice`] and

@@ -37,6 +37,7 @@ string_enum! {
     feature = "serde",
     serde(try_from = "ObjectSchemaWire", into = "ObjectSchemaWire")
 )]
+#[non_exhaustive]
 pub struct ObjectParameterSchema {
     /// Property name to the schema node that describes it; nodes are kept as JSON values.
     pub properties: ValueMap,
@@ -48,6 +49,15 @@ pub struct ObjectParameterSchema {
 }
 
 impl ObjectParameterSchema {
+    /// An object schema with these `properties`, none required and no other keywords.
+    #[must_use]
+    pub fn new(properties: ValueMap) -> Self {
+        Self {
+            properties,
+            ..Self::default()
+        }
+    }
+
     /// The node's schema type, always [`JsonSchemaKind::Object`] (the wire `type`).
     #[must_use]
     pub const fn kind(&self) -> JsonSchemaKind {
@@ -102,6 +112,7 @@ impl From<ObjectParameterSchema> for ObjectSchemaWire {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct ToolSchema {
     /// The tool's unique name, as the model calls it.
     pub name: String,
@@ -129,6 +140,7 @@ pub struct ToolSchema {
 #[derive(Clone, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct ToolExecutionResult {
     /// True when the tool ran to completion without error.
     pub success: bool,
@@ -174,3 +186,49 @@ pub struct ToolExecutionResult {
     )]
     pub metadata: Option<ValueMap>,
 }
+
+optional_setters!(ObjectParameterSchema { with_required => required: Vec<String> });
+
+impl ToolSchema {
+    /// The schema of the tool `name`, described by `description`, taking `parameters`; no
+    /// output schema, loaded eagerly.
+    #[must_use]
+    pub fn new(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        parameters: ObjectParameterSchema,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            description: description.into(),
+            parameters,
+            output_schema: None,
+            defer_loading: None,
+        }
+    }
+}
+
+optional_setters!(ToolSchema {
+    with_output_schema => output_schema: Value,
+    with_defer_loading => defer_loading: bool,
+});
+
+impl ToolExecutionResult {
+    /// A run that succeeded (`success`) or not, with nothing else reported.
+    #[must_use]
+    pub fn new(success: bool) -> Self {
+        Self {
+            success,
+            ..Self::default()
+        }
+    }
+}
+
+optional_setters!(ToolExecutionResult {
+    with_tool_name => tool_name: String,
+    with_result => result: Value,
+    with_error => error: String,
+    with_duration => duration: f64,
+    with_execution_id => execution_id: String,
+    with_metadata => metadata: ValueMap,
+});

@@ -193,7 +193,8 @@ cases! {
         let mut extra = ValueMap::new();
         extra.insert(String::from("type"), Value::from("string"));
         extra.insert(String::from("title"), Value::from("Args"));
-        let schema = ObjectParameterSchema { properties: ValueMap::new(), required: None, extra };
+        let mut schema = ObjectParameterSchema::new(ValueMap::new());
+        schema.extra = extra;
         let json = to_json(&schema);
         assert_eq!(json, serde_json::json!({ "type": "object", "properties": {}, "title": "Args" }));
     }

@@ -434,9 +434,10 @@ impl SessionPolicyStore for FlatStore {
                 session == session_id
                     && (principal.is_none() || self.defect != Defect::ListsOnlyDefault)
             })
-            .map(|((_, principal), rules)| SessionRulesRecord {
-                principal: principal.clone(),
-                rules: rules.clone(),
+            .map(|((_, principal), rules)| {
+                let mut record = SessionRulesRecord::new(rules.clone());
+                record.principal = principal.clone();
+                record
             })
             .collect())
     }

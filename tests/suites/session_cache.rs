@@ -1031,13 +1031,12 @@ cases! {
                 r#"{"sessionId":"s1","createdAt":"2026-05-01T00:00:00.000Z","lastActiveAt":1777593600000,"lastTaskId":"task-9","forkedFrom":"s0"}"#,
             );
             assert_eq!(full.last_task_id.as_deref(), Some("task-9"));
-            let bare = SessionStoreSummary {
-                session_id: s("s2"),
-                created_at: None,
-                last_active_at: 5,
-                last_task_id: None,
-                forked_from: None,
-            };
+            let bare = SessionStoreSummary::new("s2", 5);
+            let built = SessionStoreSummary::new("s1", 1_777_593_600_000)
+                .with_created_at("2026-05-01T00:00:00.000Z")
+                .with_last_task_id("task-9")
+                .with_forked_from("s0");
+            assert_eq!(built, full);
             assert_eq!(to_json(&bare), serde_json::json!({"sessionId": "s2", "lastActiveAt": 5}));
             let rows: Vec<OwnerRow> = golden(
                 "rows",

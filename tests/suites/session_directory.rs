@@ -331,11 +331,7 @@ async fn serve<C: InteractionChannel>(channel: &mut C) -> Result<u32, C::Error> 
         channel.set_busy(true);
         channel.write(InteractionEvent::UserMessage { text: text.clone() });
         if text == "ask" {
-            let request = ActionRequest {
-                id: s("q1"),
-                title: s("Proceed?"),
-                ..ActionRequest::default()
-            };
+            let request = ActionRequest::new("q1", "Proceed?");
             if channel.ask_user(&request).await == ActionResponse::Cancelled {
                 channel.write(InteractionEvent::Error {
                     error: ErrorValue::from_message("cancelled"),

@@ -124,11 +124,7 @@ fn permission_request() -> SessionEvent {
 fn ask_request() -> SessionEvent {
     SessionEvent::AskRequest(AskRequestEvent::new(
         "a1",
-        agent_interface::agent_core::ActionRequest {
-            id: s("r"),
-            title: s("Pick"),
-            ..Default::default()
-        },
+        agent_interface::agent_core::ActionRequest::new("r", "Pick"),
     ))
 }
 

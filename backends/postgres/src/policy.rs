@@ -294,7 +294,9 @@ impl PostgresPolicyStore {
                 &text,
                 rev,
             )?;
-            records.push(SessionRulesRecord { principal, rules });
+            let mut record = SessionRulesRecord::new(rules);
+            record.principal = principal;
+            records.push(record);
         }
         Ok(records)
     }

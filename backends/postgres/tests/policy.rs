@@ -93,10 +93,8 @@ impl SessionPolicyStore for IgnoresExpectedRev {
         rules: SessionPermissionRules,
         options: PutRulesOptions,
     ) -> Result<StoredSessionRules, PutRulesError<PostgresError>> {
-        let options = PutRulesOptions {
-            expected_rev: None,
-            ..options
-        };
+        let mut options = options;
+        options.expected_rev = None;
         self.0
             .put_rules(session_id, principal, rules, options)
             .await

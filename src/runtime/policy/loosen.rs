@@ -20,6 +20,7 @@ use super::rules::{AllowList, DenyList, SessionPermissionRules};
         from = "LoosenReasonWire"
     )
 )]
+#[non_exhaustive]
 pub enum LoosenReason {
     /// A deny-list entry of the prior rules is missing from the new ones (a missing deny-list
     /// removes every entry).

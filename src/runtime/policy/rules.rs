@@ -249,6 +249,7 @@ impl StoredSessionRules {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
+#[non_exhaustive]
 pub struct SessionRulesRecord {
     /// The principal these rules apply to; `None` is the session-wide default.
     #[cfg_attr(
@@ -259,6 +260,19 @@ pub struct SessionRulesRecord {
     /// The stored rules.
     pub rules: StoredSessionRules,
 }
+
+impl SessionRulesRecord {
+    /// The stored `rules`, attributed to no principal.
+    #[must_use]
+    pub fn new(rules: StoredSessionRules) -> Self {
+        Self {
+            principal: None,
+            rules,
+        }
+    }
+}
+
+optional_setters!(SessionRulesRecord { with_principal => principal: String });
 
 /// Why a rules document was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

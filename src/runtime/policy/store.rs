@@ -24,6 +24,7 @@ use super::rules::{
     feature = "serde",
     serde(rename_all = "camelCase", deny_unknown_fields)
 )]
+#[non_exhaustive]
 pub struct PutRulesOptions {
     /// Compare-and-set: refuse the write with [`SessionPolicyError::Conflict`] unless the
     /// stored revision is this one. `Some(0)` expects no stored rules (create only); `None`
@@ -86,6 +87,7 @@ string_enum! {
         deny_unknown_fields
     )
 )]
+#[non_exhaustive]
 pub enum SessionPolicyError {
     /// The stored revision is not the expected one (another writer got there first, or the
     /// record does not exist, or does). Re-read, re-decide, retry.

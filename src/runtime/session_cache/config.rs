@@ -153,6 +153,7 @@ impl SessionCacheConfig {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct SessionStoreSummary {
     /// The session id.
     pub session_id: String,
@@ -177,3 +178,24 @@ pub struct SessionStoreSummary {
     )]
     pub forked_from: Option<String>,
 }
+
+impl SessionStoreSummary {
+    /// The summary of `session_id`, last active at `last_active_at` (epoch milliseconds), with
+    /// no creation time, task run or fork source known.
+    #[must_use]
+    pub fn new(session_id: impl Into<String>, last_active_at: u64) -> Self {
+        Self {
+            session_id: session_id.into(),
+            created_at: None,
+            last_active_at,
+            last_task_id: None,
+            forked_from: None,
+        }
+    }
+}
+
+optional_setters!(SessionStoreSummary {
+    with_created_at => created_at: String,
+    with_last_task_id => last_task_id: String,
+    with_forked_from => forked_from: String,
+});

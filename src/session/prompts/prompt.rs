@@ -157,10 +157,11 @@ impl BackgroundAgentPermissionRequester {
 }
 
 /// Who asks for a permission when it is not the session's own turn (`TPermissionRequester`),
-/// tagged on `kind`. A closed union of one member today.
+/// tagged on `kind`. One member today; the contract may add requesters, so it is non-exhaustive.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(tag = "kind"))]
+#[non_exhaustive]
 pub enum PermissionRequester {
     /// `background-agent`: a background agent task.
     #[cfg_attr(feature = "serde", serde(rename = "background-agent"))]

@@ -328,6 +328,7 @@ impl SettingsSnapshot {
         rename_all_fields = "camelCase"
     )
 )]
+#[non_exhaustive]
 pub enum SettingsPatch {
     /// Sets the language (`language`).
     Language {

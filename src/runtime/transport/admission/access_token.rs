@@ -90,6 +90,7 @@ impl fmt::Debug for AccessTokenAudience {
 /// `Debug` prints `<redacted>`: a claim value never reaches a log through this crate.
 #[derive(Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct AccessTokenClaims {
     /// The issuer.
     pub iss: String,
@@ -128,6 +129,32 @@ pub struct AccessTokenClaims {
     )]
     pub jti: Option<String>,
 }
+
+impl AccessTokenClaims {
+    /// The claims of a token issued by `iss` for `aud`, expiring at `exp` (seconds since the
+    /// epoch), with no optional claim.
+    #[must_use]
+    pub fn new(iss: impl Into<String>, aud: AccessTokenAudience, exp: u64) -> Self {
+        Self {
+            iss: iss.into(),
+            aud,
+            exp,
+            nbf: None,
+            sub: None,
+            client_id: None,
+            scope: None,
+            jti: None,
+        }
+    }
+}
+
+optional_setters!(AccessTokenClaims {
+    with_nbf => nbf: u64,
+    with_sub => sub: String,
+    with_client_id => client_id: String,
+    with_scope => scope: String,
+    with_jti => jti: String,
+});
 
 impl fmt::Debug for AccessTokenClaims {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
