@@ -133,22 +133,22 @@ impl ActionOption {
     }
 }
 
-optional_setters!(ActionOption { with_description => description: String });
+optional_setters!(ActionOption { with_description => description: impl Into<String> });
 
 optional_setters!(ActionDefault {
     with_values => values: Vec<String>,
-    with_text => text: String,
+    with_text => text: impl Into<String>,
 });
 
 optional_setters!(ActionRequest {
-    with_description => description: String,
+    with_description => description: impl Into<String>,
     with_options => options: Vec<ActionOption>,
     with_min_select => min_select: u32,
     with_max_select => max_select: u32,
     with_allow_free_text => allow_free_text: bool,
     with_masked => masked: bool,
     with_allow_empty => allow_empty: bool,
-    with_placeholder => placeholder: String,
+    with_placeholder => placeholder: impl Into<String>,
     with_max_visible => max_visible: u32,
     with_default => default: ActionDefault,
 });
@@ -209,4 +209,39 @@ pub enum ActionResponse {
     /// `type: 'cancelled'`: the user dismissed the question, or no interactive renderer could
     /// answer it.
     Cancelled,
+}
+
+#[cfg(all(test, feature = "serde"))]
+mod tests {
+    use alloc::vec;
+
+    use super::{ActionDefault, ActionOption, ActionRequest};
+
+    #[test]
+    fn a_request_built_with_setters_writes_the_contract_members() {
+        let request = ActionRequest::new("q1", "Pick one")
+            .with_description("two ways")
+            .with_options(vec![
+                ActionOption::new("a", "A").with_description("first"),
+                ActionOption::new("b", "B"),
+            ])
+            .with_min_select(1)
+            .with_max_select(2)
+            .with_allow_free_text(true)
+            .with_placeholder("or type")
+            .with_max_visible(5)
+            .with_default(ActionDefault::default().with_text("a"));
+        let written = serde_json::to_value(&request).expect("a request encodes");
+        let expected = serde_json::json!({
+            "id": "q1", "title": "Pick one", "description": "two ways",
+            "options": [{"value": "a", "label": "A", "description": "first"},
+                        {"value": "b", "label": "B"}],
+            "minSelect": 1, "maxSelect": 2, "allowFreeText": true,
+            "placeholder": "or type", "maxVisible": 5, "default": {"text": "a"}
+        });
+        assert_eq!(written, expected);
+        let read: ActionRequest = serde_json::from_value(expected).expect("it reads back");
+        assert_eq!(read, request);
+        assert_eq!(request.effective_max_select(), 2);
+    }
 }

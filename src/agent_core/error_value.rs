@@ -59,7 +59,7 @@ pub struct DestroyResult {
     pub errors: Vec<ErrorValue>,
 }
 
-optional_setters!(ErrorValue { with_stack => stack: String });
+optional_setters!(ErrorValue { with_stack => stack: impl Into<String> });
 
 impl DestroyResult {
     /// The result of a cleanup that met `errors`, in the order met (clean when empty).

@@ -225,10 +225,10 @@ impl ToolExecutionResult {
 }
 
 optional_setters!(ToolExecutionResult {
-    with_tool_name => tool_name: String,
+    with_tool_name => tool_name: impl Into<String>,
     with_result => result: Value,
-    with_error => error: String,
+    with_error => error: impl Into<String>,
     with_duration => duration: f64,
-    with_execution_id => execution_id: String,
+    with_execution_id => execution_id: impl Into<String>,
     with_metadata => metadata: ValueMap,
 });

@@ -272,7 +272,7 @@ impl SessionRulesRecord {
     }
 }
 
-optional_setters!(SessionRulesRecord { with_principal => principal: String });
+optional_setters!(SessionRulesRecord { with_principal => principal: impl Into<String> });
 
 /// Why a rules document was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

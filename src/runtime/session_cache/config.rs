@@ -195,7 +195,7 @@ impl SessionStoreSummary {
 }
 
 optional_setters!(SessionStoreSummary {
-    with_created_at => created_at: String,
-    with_last_task_id => last_task_id: String,
-    with_forked_from => forked_from: String,
+    with_created_at => created_at: impl Into<String>,
+    with_last_task_id => last_task_id: impl Into<String>,
+    with_forked_from => forked_from: impl Into<String>,
 });

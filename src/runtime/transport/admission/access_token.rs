@@ -150,10 +150,10 @@ impl AccessTokenClaims {
 
 optional_setters!(AccessTokenClaims {
     with_nbf => nbf: u64,
-    with_sub => sub: String,
-    with_client_id => client_id: String,
-    with_scope => scope: String,
-    with_jti => jti: String,
+    with_sub => sub: impl Into<String>,
+    with_client_id => client_id: impl Into<String>,
+    with_scope => scope: impl Into<String>,
+    with_jti => jti: impl Into<String>,
 });
 
 impl fmt::Debug for AccessTokenClaims {
