@@ -29,7 +29,7 @@
 use std::hint::black_box;
 
 use agent_interface::agent_core::Value;
-use agent_interface::runtime::transport::{
+use agent_interface::runtime::transport::channels::{
     Bytes, ChannelResumePoint, DeliveredBody, PayloadChannel, PayloadChannelRegistry,
     decode_channel_frame,
 };

@@ -60,11 +60,15 @@ use agent_interface::runtime::shared_memory::{
     InMemorySharedMemory, SharedMemoryFixture, SharedMemoryProvider, SharedMemoryState,
     SharedMemoryStoreFixture, SharedMemoryStoreInfo,
 };
-use agent_interface::runtime::transport::rand_core::{TryCryptoRng, TryRng};
+use agent_interface::runtime::transport::admission::rand_core::{TryCryptoRng, TryRng};
+use agent_interface::runtime::transport::admission::{
+    admission_admits, bearer_credential, resolve_admission,
+};
+use agent_interface::runtime::transport::channels::{
+    ChannelResumePoint, NotDelivered, PayloadChannelRegistry,
+};
 use agent_interface::runtime::transport::{
-    BoundTransport, ChannelResumePoint, InMemoryRunner, InMemoryService, NotDelivered,
-    PayloadChannelRegistry, TransportRegistration, TransportRegistry, admission_admits,
-    bearer_credential, resolve_admission,
+    BoundTransport, InMemoryRunner, InMemoryService, TransportRegistration, TransportRegistry,
 };
 use agent_interface::runtime::turn_queue::{Settled, TurnQueue};
 use agent_interface::session::records::{

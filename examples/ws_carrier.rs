@@ -18,9 +18,12 @@
 use std::error::Error;
 use std::time::{Duration, Instant};
 
-use agent_interface::runtime::transport::{
-    ChannelResumePoint, DeliveredBody, GapPolicy, PayloadChannelRegistry, UpgradeAllowList,
-    UpgradeRequest, admit_upgrade, resolve_stated_admission,
+use agent_interface::runtime::transport::admission::{
+    UpgradeAllowList, UpgradeRequest, admit_upgrade, resolve_stated_admission,
+};
+
+use agent_interface::runtime::transport::channels::{
+    ChannelResumePoint, DeliveredBody, GapPolicy, PayloadChannelRegistry,
 };
 use agent_interface::session::events::SessionEvent;
 use agent_interface::transport::{

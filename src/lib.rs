@@ -42,7 +42,7 @@
 //! | `runtime::turn_queue` | `turn-queue` | the co-drive turn queue and its turn handles |
 //! | `runtime::policy` | `policy` | per-session permission rules, their store and enforcement |
 //! | `runtime::reconcile` | `reconcile` | closing interrupted tool calls on wake |
-//! | `runtime::transport` | `transport-runtime` | the lifecycle guard and registry, payload channels, admission |
+//! | `runtime::transport` | `transport-runtime` | the lifecycle guard and registry; payload channels (`runtime::transport::channels`) and admission (`runtime::transport::admission`) |
 //! | `runtime::record_codec` | `record-codec` | the session record codec: envelope encoder, total decoder with located issues |
 //! | `runtime::record_store` | `record-store` (+ `record-store-fs`, `sealing`) | session record stores: memory, files, sealed |
 //! | `runtime::session_cache` | `session-cache` | the TTL session cache, fork, ownership rows, bounded-tail wake |

@@ -49,7 +49,9 @@ fn a_stored_record_with_unsorted_members_round_trips_byte_for_byte() {
 /// JavaScript writes them (`9.9e+24`, `1e-7`, `0.000001`, `1e+21`), a nested object.
 #[test]
 fn a_peer_event_frame_re_encodes_byte_for_byte() {
-    use agent_interface::runtime::transport::{decode_channel_frame, encode_channel_frame};
+    use agent_interface::runtime::transport::channels::{
+        decode_channel_frame, encode_channel_frame,
+    };
 
     let body = concat!(
         r#"{"event":"text","payload":{"zeta":"last first","alpha":9.9e+24,"#,

@@ -9,7 +9,7 @@
 
 use agent_interface::agent_core::Value;
 use agent_interface::runtime::record_codec::{decode_session_record, encode_session_record};
-use agent_interface::runtime::transport::{decode_channel_frame, encode_channel_frame};
+use agent_interface::runtime::transport::channels::{decode_channel_frame, encode_channel_frame};
 use agent_interface::session::records::SessionRecordDecodeOutcome;
 use agent_interface::transport::channels::{ChannelEventFrame, ChannelFrame, ChannelName};
 

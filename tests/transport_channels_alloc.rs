@@ -8,7 +8,7 @@
 #![cfg(not(any(target_family = "wasm", target_os = "none")))]
 
 use agent_interface::agent_core::Value;
-use agent_interface::runtime::transport::{
+use agent_interface::runtime::transport::channels::{
     Bytes, ChannelRefusal, ChannelResumePoint, DeliveredBody, PayloadChannelRegistry,
     SequenceRefusal,
 };

@@ -5,7 +5,7 @@
 
 use agent_interface::agent_core::Value;
 use agent_interface::runtime::record_codec::decode_session_record;
-use agent_interface::runtime::transport::{
+use agent_interface::runtime::transport::channels::{
     ChannelResumePoint, DeliveredBody, PayloadChannel, PayloadChannelRegistry,
 };
 use agent_interface::transport::channels::{ChannelDescriptor, ChannelName};

@@ -13,7 +13,7 @@ extern crate alloc;
 use alloc::vec::Vec;
 
 use agent_interface::agent_core::Value;
-use agent_interface::runtime::transport::{
+use agent_interface::runtime::transport::channels::{
     ChannelResumePoint, DeliveredBody, PayloadChannelRegistry,
 };
 use agent_interface::runtime::turn_queue::{CriticalSectionRawMutex, Settled, TurnQueue};

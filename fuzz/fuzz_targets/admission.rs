@@ -16,7 +16,7 @@
 //! - expiry is monotonic in time.
 #![no_main]
 
-use agent_interface::runtime::transport::{
+use agent_interface::runtime::transport::admission::{
     AccessTokenClaims, AccessTokenRules, AccessTokenSignatureRefusal, AccessTokenSignatures,
     MAX_ACCESS_TOKEN_BYTES, SignedAccessTokenVerifier, admission_admits, bearer_credential,
     credential_matches,

@@ -11,7 +11,7 @@
 #![no_main]
 
 use agent_interface::agent_core::Value;
-use agent_interface::runtime::transport::{
+use agent_interface::runtime::transport::channels::{
     ChannelFrameError, decode_channel_frame, decode_header, encode_channel_frame, is_channel_frame,
 };
 use agent_interface::transport::channels::ChannelFrame;

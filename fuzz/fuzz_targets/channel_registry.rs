@@ -21,7 +21,7 @@
 use std::collections::BTreeMap;
 
 use agent_interface::agent_core::Value;
-use agent_interface::runtime::transport::{
+use agent_interface::runtime::transport::channels::{
     Bytes, ChannelRefusal, ChannelRegisterError, ChannelResumePoint, ChannelSendError,
     DeliveredFrame, GapPolicy, NotDelivered, PayloadChannel, PayloadChannelRegistry,
     RefusedDelivery, SequenceRefusal, UndeclaredFrame, WindowFull, decode_channel_frame,

@@ -11,7 +11,7 @@
 //! of the type written twice is refused (docs/decisions/strict-decoding.md).
 #![no_main]
 
-use agent_interface::runtime::transport::AccessTokenClaims;
+use agent_interface::runtime::transport::admission::AccessTokenClaims;
 use agent_interface::transport::{
     adapters::*, admission::*, channels::*, config::*, external_events::*, outcomes::*,
 };

@@ -29,7 +29,7 @@ use std::collections::BTreeMap;
 
 use super::*;
 
-use agent_interface::runtime::transport::{
+use agent_interface::runtime::transport::channels::{
     ChannelFrameError, ChannelRefusal, DeliveredFrame, NotDelivered, PayloadChannel,
     PayloadChannelRegistry, RefusedDelivery, SequenceRefusal, UndeclaredFrame,
     decode_channel_frame, decode_header, encode_channel_frame, is_channel_frame,

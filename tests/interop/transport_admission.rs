@@ -15,7 +15,7 @@
 
 use super::*;
 
-use agent_interface::runtime::transport::{
+use agent_interface::runtime::transport::admission::{
     AdmissionResolutionError, bearer_credential, credential_matches, mint_transport_token,
     resolve_admission,
 };

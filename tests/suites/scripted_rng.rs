@@ -4,7 +4,7 @@
 use alloc::vec::Vec;
 use core::fmt;
 
-use agent_interface::runtime::transport::rand_core::{TryCryptoRng, TryRng};
+use agent_interface::runtime::transport::admission::rand_core::{TryCryptoRng, TryRng};
 
 /// The error of [`ScriptedRng`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

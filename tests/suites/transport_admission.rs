@@ -13,7 +13,7 @@ use alloc::vec::Vec;
 use core::cell::{Cell, RefCell};
 
 use agent_interface::agent_core::Value;
-use agent_interface::runtime::transport::{
+use agent_interface::runtime::transport::admission::{
     AccessTokenAudience, AccessTokenClaims, AccessTokenRules, AccessTokenSignatureRefusal,
     AccessTokenSignatures, AdmissionResolutionError, ExternalEventGate, GrantedExternalEvent,
     MAX_ACCESS_TOKEN_BYTES, NoEntropySource, SignedAccessTokenVerifier, UpgradeAllowList,

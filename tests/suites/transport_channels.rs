@@ -10,7 +10,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use agent_interface::agent_core::Value;
-use agent_interface::runtime::transport::{
+use agent_interface::runtime::transport::channels::{
     Bytes, CHANNEL_FRAME_MAGIC, CHANNEL_FRAME_VERSION, ChannelClosed, ChannelFrameError,
     ChannelFrameHeader, ChannelGap, ChannelReassembler, ChannelRefusal, ChannelRegisterError,
     ChannelResumePoint, ChannelSendError, DeliveredBody, DeliveredFrame, GapPolicy, NotDelivered,

@@ -2,21 +2,17 @@
 //! [`transport`](crate::transport) family declares.
 //!
 //! A host embeds a [`LifecycleGuard`] in each adapter, registers its bound adapters in a
-//! [`TransportRegistry`], and routes payload frames through the channel pieces.
+//! [`TransportRegistry`], routes payload frames through [`channels`] and decides who may connect
+//! with [`admission`]. The root holds the lifecycle, the registry and the in-memory adapters; the
+//! two larger groups are named submodules:
 //!
 //! | piece | what it does |
 //! |---|---|
 //! | [`LifecycleGuard`] | the attach/start/stop state machine every adapter embeds |
 //! | [`TransportRegistry`] | bound adapters, start-all with rollback, the two waits, stop-all |
 //! | [`InMemoryService`], [`InMemoryRunner`] | the reference adapters that pass `transport::testing` |
-//! | [`PayloadChannelRegistry`] | payload channels: declared names and events, one sequence per channel, every unroutable frame a typed refusal, every missing frame a typed gap |
-//! | [`ChannelReassembler`] | restores frame order whatever the delivery order, within a const window |
-//! | [`encode_channel_frame_into`], [`decode_header`], [`decode_channel_frame`] | the `RBF` byte codec of channel frames, the header read apart from the body |
-//! | [`resolve_admission`], [`mint_transport_token`], [`resolve_stated_admission`] | admission resolution, tokens minted from the host's RNG, or no RNG when the token is given |
-//! | [`admit_upgrade`], [`query_token`], [`subprotocol_token`] | the WebSocket upgrade decision (Host, Origin, token) before the upgrade completes |
-//! | [`credential_matches`], [`bearer_credential`] | constant-time credential checks, bearer headers |
-//! | [`SignedAccessTokenVerifier`], [`AccessTokenRules`] | access-token verdicts over host-verified claims |
-//! | [`ExternalEventGate`] | external events admitted against the one principal of their grant |
+//! | [`channels`] | payload channels: the `RBF` frame codec, the [`ChannelReassembler`](channels::ChannelReassembler) that restores frame order, and the [`PayloadChannelRegistry`](channels::PayloadChannelRegistry) (declared names and events, one sequence per channel, typed refusals and gaps) |
+//! | [`admission`] | [`resolve_admission`](admission::resolve_admission) and token minting, the WebSocket upgrade decision ([`admit_upgrade`](admission::admit_upgrade)), constant-time credential checks, access-token verdicts ([`SignedAccessTokenVerifier`](admission::SignedAccessTokenVerifier)), external events against their grant ([`ExternalEventGate`](admission::ExternalEventGate)) |
 //!
 //! # Guarantees
 //!
@@ -44,29 +40,12 @@
 //!
 //! Decisions where the contract was silent: `docs/decisions/transport-runtime.md`.
 
-mod admission;
-mod channels;
+pub mod admission;
+pub mod channels;
 mod lifecycle;
 mod memory;
 mod registry;
 
-pub use admission::{
-    AccessTokenAudience, AccessTokenClaims, AccessTokenRules, AccessTokenSignatureRefusal,
-    AccessTokenSignatures, AdmissionResolutionError, DEFAULT_SPENT_TOKEN_CAPACITY,
-    ExternalEventGate, GrantedExternalEvent, MAX_ACCESS_TOKEN_BYTES, NoEntropySource,
-    SignedAccessTokenVerifier, UpgradeAccepted, UpgradeAllowList, UpgradeRefusal, UpgradeRequest,
-    admission_admits, admit_upgrade, bearer_credential, credential_matches, mint_transport_token,
-    query_token, rand_core, resolve_admission, resolve_stated_admission, subprotocol_token,
-};
-pub use channels::{
-    Bytes, CHANNEL_FRAME_MAGIC, CHANNEL_FRAME_VERSION, ChannelClosed, ChannelDelivery,
-    ChannelFrameError, ChannelFrameHeader, ChannelGap, ChannelReassembler, ChannelRefusal,
-    ChannelRegisterError, ChannelResumePoint, ChannelSendError, DeliveredBody, DeliveredFrame,
-    GapPolicy, NotDelivered, PayloadChannel, PayloadChannelRegistry, Reassembled,
-    ReassemblyRefused, RefusedDelivery, SequenceGap, SequenceRefusal, UndeclaredFrame, WindowFull,
-    decode_channel_frame, decode_event_body, decode_header, encode_channel_frame,
-    encode_channel_frame_into, is_channel_frame,
-};
 pub use lifecycle::{
     BoundTransport, LifecycleGuard, LifecyclePhase, StartPermit, StartSettled, StopTransition,
 };

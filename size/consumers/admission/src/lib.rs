@@ -11,8 +11,10 @@ extern crate alloc;
 use alloc::string::ToString;
 use core::convert::Infallible;
 
-use agent_interface::runtime::transport::rand_core::{TryCryptoRng, TryRng};
-use agent_interface::runtime::transport::{admission_admits, bearer_credential, resolve_admission};
+use agent_interface::runtime::transport::admission::rand_core::{TryCryptoRng, TryRng};
+use agent_interface::runtime::transport::admission::{
+    admission_admits, bearer_credential, resolve_admission,
+};
 use agent_interface::transport::admission::TransportAdmissionConfig;
 
 /// The host's entropy: here, bytes handed in (a real host passes its CSPRNG).

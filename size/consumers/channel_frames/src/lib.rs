@@ -11,7 +11,7 @@ extern crate alloc;
 use alloc::vec::Vec;
 
 use agent_interface::agent_core::Value;
-use agent_interface::runtime::transport::{
+use agent_interface::runtime::transport::channels::{
     Bytes, NotDelivered, PayloadChannelRegistry, encode_channel_frame_into,
 };
 use agent_interface::transport::channels::{ChannelDescriptor, ChannelName, ChannelReceiveResult};

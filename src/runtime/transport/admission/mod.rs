@@ -15,6 +15,25 @@
 //! No verdict, refusal or error here holds token text or a claim value, and nothing that holds
 //! them prints them: [`AccessTokenClaims`] and [`AccessTokenAudience`] print `<redacted>`.
 //!
+//! # Guarantees
+//!
+//! - **Secure by default**: a request that states nothing resolves to a token admission, and an
+//!   RNG failure is an [`AdmissionResolutionError`], never an open admission.
+//! - **Constant time**: a presented credential is compared with [`credential_matches`], which
+//!   reveals at most its length.
+//! - **Refusals are typed and redacted**: every refusal names its reason and none holds a secret.
+//!
+//! # Example
+//!
+//! ```
+//! use agent_interface::runtime::transport::admission::{bearer_credential, credential_matches};
+//!
+//! let presented = bearer_credential("Bearer s3cret");
+//! assert_eq!(presented, Some("s3cret"));
+//! assert!(credential_matches("s3cret", presented));
+//! assert!(!credential_matches("s3cret", bearer_credential("Basic s3cret")));
+//! ```
+//!
 //! Decisions where the contract was silent: `docs/decisions/transport-runtime.md`.
 
 mod access_token;

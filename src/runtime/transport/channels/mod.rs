@@ -67,6 +67,35 @@
 //!   [`receive`](PayloadChannelRegistry::receive) and
 //!   [`expire`](PayloadChannelRegistry::expire); [`next_deadline`](PayloadChannelRegistry::next_deadline)
 //!   says when to call `expire` (docs/decisions/transport-runtime.md).
+//!
+//! # Guarantees
+//!
+//! - **Sans-IO**: no carrier, no clock (`now_ms` is passed in), no interior mutability, no
+//!   `Send` bound.
+//! - **Every frame is accounted for**: an unroutable frame is a typed [`ChannelRefusal`], a
+//!   delivered frame that cannot be read a [`RefusedDelivery`], a missing one a typed
+//!   [`ChannelGap`]; nothing is dropped silently and nothing is held forever.
+//! - **Byte-exact codec**: [`encode_channel_frame_into`] writes what the reference writes, and the
+//!   decoders refuse what it refuses (plus a non-UTF-8 name).
+//!
+//! # Example
+//!
+//! ```
+//! use agent_interface::agent_core::Value;
+//! use agent_interface::runtime::transport::channels::{
+//!     decode_channel_frame, decode_header, encode_channel_frame_into, is_channel_frame,
+//! };
+//! use agent_interface::transport::channels::{ChannelEventFrame, ChannelFrame, ChannelName};
+//!
+//! let chat = ChannelName::new("chat").unwrap();
+//! let frame = ChannelFrame::Event(ChannelEventFrame::new(chat, 7, "delta", Value::from(1)));
+//! let mut bytes = Vec::new();
+//! encode_channel_frame_into(&frame, &mut bytes);
+//! assert!(is_channel_frame(&bytes));
+//! let header = decode_header(&bytes).unwrap(); // the body is not looked at
+//! assert_eq!((header.binary, header.channel, header.seq), (false, "chat", 7));
+//! assert_eq!(decode_channel_frame(&bytes).unwrap(), frame);
+//! ```
 
 mod frame;
 mod js_json;
