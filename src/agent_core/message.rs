@@ -485,14 +485,12 @@ impl BaseMessage {
         self.state = state;
         self
     }
-
-    /// The same fields with `metadata` in place of any current metadata.
-    #[must_use]
-    pub fn with_metadata(mut self, metadata: ValueMap) -> Self {
-        self.metadata = Some(metadata);
-        self
-    }
 }
+
+optional_setters!(BaseMessage {
+    /// The same fields with `metadata` in place of any current metadata.
+    with_metadata => metadata: ValueMap,
+});
 
 /// The chainable setters every role's message shares: the base's state and metadata, and the
 /// multimodal parts.
@@ -550,14 +548,12 @@ impl UserMessage {
             name: None,
         }
     }
-
-    /// The same message with the name that tells its user apart.
-    #[must_use]
-    pub fn with_name(mut self, name: impl Into<String>) -> Self {
-        self.name = Some(name.into());
-        self
-    }
 }
+
+optional_setters!(UserMessage {
+    /// The same message with the name that tells its user apart.
+    with_name => name: impl Into<String>,
+});
 
 impl AssistantMessage {
     /// A whole assistant reply with this text (`None` when the model only calls tools), without
@@ -575,14 +571,12 @@ impl AssistantMessage {
             tool_calls: None,
         }
     }
-
-    /// The same reply with these tool calls, in order.
-    #[must_use]
-    pub fn with_tool_calls(mut self, tool_calls: Vec<ToolCall>) -> Self {
-        self.tool_calls = Some(tool_calls);
-        self
-    }
 }
+
+optional_setters!(AssistantMessage {
+    /// The same reply with these tool calls, in order.
+    with_tool_calls => tool_calls: Vec<ToolCall>,
+});
 
 impl SystemMessage {
     /// A whole system instruction with this text, without parts, name or metadata.
@@ -599,14 +593,12 @@ impl SystemMessage {
             name: None,
         }
     }
-
-    /// The same instruction with its author's name.
-    #[must_use]
-    pub fn with_name(mut self, name: impl Into<String>) -> Self {
-        self.name = Some(name.into());
-        self
-    }
 }
+
+optional_setters!(SystemMessage {
+    /// The same instruction with its author's name.
+    with_name => name: impl Into<String>,
+});
 
 impl ToolMessage {
     /// A whole tool result answering the call `tool_call_id` with this text, without parts, name
@@ -626,14 +618,12 @@ impl ToolMessage {
             name: None,
         }
     }
-
-    /// The same result with the name of the tool that ran.
-    #[must_use]
-    pub fn with_name(mut self, name: impl Into<String>) -> Self {
-        self.name = Some(name.into());
-        self
-    }
 }
+
+optional_setters!(ToolMessage {
+    /// The same result with the name of the tool that ran.
+    with_name => name: impl Into<String>,
+});
 
 impl UniversalMessage {
     /// A whole user message with this text: [`UserMessage::new`], wrapped.

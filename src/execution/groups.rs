@@ -93,42 +93,15 @@ impl BackgroundJobResultEnvelope {
             completed_at: None,
         }
     }
-
-    /// The same record with `summary`.
-    #[must_use]
-    pub fn with_summary(mut self, summary: impl Into<String>) -> Self {
-        self.summary = Some(summary.into());
-        self
-    }
-
-    /// The same record with `output_ref`.
-    #[must_use]
-    pub fn with_output_ref(mut self, output_ref: impl Into<String>) -> Self {
-        self.output_ref = Some(output_ref.into());
-        self
-    }
-
-    /// The same record with `error`.
-    #[must_use]
-    pub fn with_error(mut self, error: BackgroundTaskError) -> Self {
-        self.error = Some(error);
-        self
-    }
-
-    /// The same record with `started_at`.
-    #[must_use]
-    pub fn with_started_at(mut self, started_at: impl Into<String>) -> Self {
-        self.started_at = Some(started_at.into());
-        self
-    }
-
-    /// The same record with `completed_at`.
-    #[must_use]
-    pub fn with_completed_at(mut self, completed_at: impl Into<String>) -> Self {
-        self.completed_at = Some(completed_at.into());
-        self
-    }
 }
+
+optional_setters!(BackgroundJobResultEnvelope {
+    with_summary => summary: impl Into<String>,
+    with_output_ref => output_ref: impl Into<String>,
+    with_error => error: BackgroundTaskError,
+    with_started_at => started_at: impl Into<String>,
+    with_completed_at => completed_at: impl Into<String>,
+});
 
 /// The state of one group of tasks (`IBackgroundJobGroupState`). Timestamps are ISO-8601
 /// strings, carried as written.
@@ -193,20 +166,6 @@ impl BackgroundJobGroupState {
         }
     }
 
-    /// The same record with `label`.
-    #[must_use]
-    pub fn with_label(mut self, label: impl Into<String>) -> Self {
-        self.label = Some(label.into());
-        self
-    }
-
-    /// The same record with `completed_at`.
-    #[must_use]
-    pub fn with_completed_at(mut self, completed_at: impl Into<String>) -> Self {
-        self.completed_at = Some(completed_at.into());
-        self
-    }
-
     /// The same record with `results`.
     #[must_use]
     pub fn with_results(mut self, results: Vec<BackgroundJobResultEnvelope>) -> Self {
@@ -214,6 +173,11 @@ impl BackgroundJobGroupState {
         self
     }
 }
+
+optional_setters!(BackgroundJobGroupState {
+    with_label => label: impl Into<String>,
+    with_completed_at => completed_at: impl Into<String>,
+});
 
 /// Counts and display lines summing up a group (`IBackgroundJobGroupSummary`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -298,14 +262,11 @@ impl BackgroundJobGroupCreateRequest {
             label: None,
         }
     }
-
-    /// The same record with `label`.
-    #[must_use]
-    pub fn with_label(mut self, label: impl Into<String>) -> Self {
-        self.label = Some(label.into());
-        self
-    }
 }
+
+optional_setters!(BackgroundJobGroupCreateRequest {
+    with_label => label: impl Into<String>,
+});
 
 string_enum! {
     /// The `type` tag of a [`BackgroundJobGroupEvent`].

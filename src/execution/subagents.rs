@@ -165,28 +165,13 @@ impl SubagentJobState {
             error: None,
         }
     }
-
-    /// The same record with `current_tool`.
-    #[must_use]
-    pub fn with_current_tool(mut self, current_tool: impl Into<String>) -> Self {
-        self.current_tool = Some(current_tool.into());
-        self
-    }
-
-    /// The same record with `result`.
-    #[must_use]
-    pub fn with_result(mut self, result: impl Into<String>) -> Self {
-        self.result = Some(result.into());
-        self
-    }
-
-    /// The same record with `error`.
-    #[must_use]
-    pub fn with_error(mut self, error: impl Into<String>) -> Self {
-        self.error = Some(error.into());
-        self
-    }
 }
+
+optional_setters!(SubagentJobState {
+    with_current_tool => current_tool: impl Into<String>,
+    with_result => result: impl Into<String>,
+    with_error => error: impl Into<String>,
+});
 
 impl SubagentJobState {
     /// The job's id.

@@ -92,42 +92,15 @@ impl BackgroundTaskRequestBase {
             metadata: None,
         }
     }
-
-    /// The same record with `parent_task_id`.
-    #[must_use]
-    pub fn with_parent_task_id(mut self, parent_task_id: impl Into<String>) -> Self {
-        self.parent_task_id = Some(parent_task_id.into());
-        self
-    }
-
-    /// The same record with `timeout_ms`.
-    #[must_use]
-    pub fn with_timeout_ms(mut self, timeout_ms: u64) -> Self {
-        self.timeout_ms = Some(timeout_ms);
-        self
-    }
-
-    /// The same record with `idle_timeout_ms`.
-    #[must_use]
-    pub fn with_idle_timeout_ms(mut self, idle_timeout_ms: u64) -> Self {
-        self.idle_timeout_ms = Some(idle_timeout_ms);
-        self
-    }
-
-    /// The same record with `max_runtime_ms`.
-    #[must_use]
-    pub fn with_max_runtime_ms(mut self, max_runtime_ms: u64) -> Self {
-        self.max_runtime_ms = Some(max_runtime_ms);
-        self
-    }
-
-    /// The same record with `metadata`.
-    #[must_use]
-    pub fn with_metadata(mut self, metadata: BackgroundPrimitiveMap) -> Self {
-        self.metadata = Some(metadata);
-        self
-    }
 }
+
+optional_setters!(BackgroundTaskRequestBase {
+    with_parent_task_id => parent_task_id: impl Into<String>,
+    with_timeout_ms => timeout_ms: u64,
+    with_idle_timeout_ms => idle_timeout_ms: u64,
+    with_max_runtime_ms => max_runtime_ms: u64,
+    with_metadata => metadata: BackgroundPrimitiveMap,
+});
 
 /// A provider configuration a child agent can rebuild on its own
 /// (`ISerializableProviderProfile`).
@@ -196,49 +169,16 @@ impl SerializableProviderProfile {
             options: None,
         }
     }
-
-    /// The same record with `profile_name`.
-    #[must_use]
-    pub fn with_profile_name(mut self, profile_name: impl Into<String>) -> Self {
-        self.profile_name = Some(profile_name.into());
-        self
-    }
-
-    /// The same record with `api_key`.
-    #[must_use]
-    pub fn with_api_key(mut self, api_key: impl Into<String>) -> Self {
-        self.api_key = Some(api_key.into());
-        self
-    }
-
-    /// The same record with `api_key_env`.
-    #[must_use]
-    pub fn with_api_key_env(mut self, api_key_env: impl Into<String>) -> Self {
-        self.api_key_env = Some(api_key_env.into());
-        self
-    }
-
-    /// The same record with `base_url`.
-    #[must_use]
-    pub fn with_base_url(mut self, base_url: impl Into<String>) -> Self {
-        self.base_url = Some(base_url.into());
-        self
-    }
-
-    /// The same record with `timeout`.
-    #[must_use]
-    pub fn with_timeout(mut self, timeout: u64) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
-    /// The same record with `options`.
-    #[must_use]
-    pub fn with_options(mut self, options: ValueMap) -> Self {
-        self.options = Some(options);
-        self
-    }
 }
+
+optional_setters!(SerializableProviderProfile {
+    with_profile_name => profile_name: impl Into<String>,
+    with_api_key => api_key: impl Into<String>,
+    with_api_key_env => api_key_env: impl Into<String>,
+    with_base_url => base_url: impl Into<String>,
+    with_timeout => timeout: u64,
+    with_options => options: ValueMap,
+});
 
 impl fmt::Debug for SerializableProviderProfile {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -376,83 +316,26 @@ impl AgentBackgroundTaskRequest {
         }
     }
 
-    /// The same record with `model`.
-    #[must_use]
-    pub fn with_model(mut self, model: impl Into<String>) -> Self {
-        self.model = Some(model.into());
-        self
-    }
-
-    /// The same record with `effort`.
-    #[must_use]
-    pub fn with_effort(mut self, effort: ModelEffort) -> Self {
-        self.effort = Some(effort);
-        self
-    }
-
-    /// The same record with `isolation`.
-    #[must_use]
-    pub fn with_isolation(mut self, isolation: BackgroundTaskIsolation) -> Self {
-        self.isolation = Some(isolation);
-        self
-    }
-
-    /// The same record with `resume_session_id`.
-    #[must_use]
-    pub fn with_resume_session_id(mut self, resume_session_id: impl Into<String>) -> Self {
-        self.resume_session_id = Some(resume_session_id.into());
-        self
-    }
-
-    /// The same record with `allowed_tools`.
-    #[must_use]
-    pub fn with_allowed_tools(mut self, allowed_tools: Vec<String>) -> Self {
-        self.allowed_tools = Some(allowed_tools);
-        self
-    }
-
-    /// The same record with `disallowed_tools`.
-    #[must_use]
-    pub fn with_disallowed_tools(mut self, disallowed_tools: Vec<String>) -> Self {
-        self.disallowed_tools = Some(disallowed_tools);
-        self
-    }
-
     /// The same record with `provider_profile`.
     #[must_use]
     pub fn with_provider_profile(mut self, provider_profile: SerializableProviderProfile) -> Self {
         self.provider_profile = Some(Box::new(provider_profile));
         self
     }
-
-    /// The same record with `output_limit_bytes`.
-    #[must_use]
-    pub fn with_output_limit_bytes(mut self, output_limit_bytes: u64) -> Self {
-        self.output_limit_bytes = Some(output_limit_bytes);
-        self
-    }
-
-    /// The same record with `max_text_deltas`.
-    #[must_use]
-    pub fn with_max_text_deltas(mut self, max_text_deltas: u32) -> Self {
-        self.max_text_deltas = Some(max_text_deltas);
-        self
-    }
-
-    /// The same record with `repetition_window`.
-    #[must_use]
-    pub fn with_repetition_window(mut self, repetition_window: u32) -> Self {
-        self.repetition_window = Some(repetition_window);
-        self
-    }
-
-    /// The same record with `repetition_threshold`.
-    #[must_use]
-    pub fn with_repetition_threshold(mut self, repetition_threshold: u32) -> Self {
-        self.repetition_threshold = Some(repetition_threshold);
-        self
-    }
 }
+
+optional_setters!(AgentBackgroundTaskRequest {
+    with_model => model: impl Into<String>,
+    with_effort => effort: ModelEffort,
+    with_isolation => isolation: BackgroundTaskIsolation,
+    with_resume_session_id => resume_session_id: impl Into<String>,
+    with_allowed_tools => allowed_tools: Vec<String>,
+    with_disallowed_tools => disallowed_tools: Vec<String>,
+    with_output_limit_bytes => output_limit_bytes: u64,
+    with_max_text_deltas => max_text_deltas: u32,
+    with_repetition_window => repetition_window: u32,
+    with_repetition_threshold => repetition_threshold: u32,
+});
 
 impl AgentBackgroundTaskRequest {
     /// The kind this request is sent as.
@@ -530,49 +413,16 @@ impl ProcessBackgroundTaskRequest {
             agent_instruction: None,
         }
     }
-
-    /// The same record with `shell`.
-    #[must_use]
-    pub fn with_shell(mut self, shell: impl Into<String>) -> Self {
-        self.shell = Some(shell.into());
-        self
-    }
-
-    /// The same record with `env`.
-    #[must_use]
-    pub fn with_env(mut self, env: BTreeMap<String, String>) -> Self {
-        self.env = Some(env);
-        self
-    }
-
-    /// The same record with `stdin`.
-    #[must_use]
-    pub fn with_stdin(mut self, stdin: impl Into<String>) -> Self {
-        self.stdin = Some(stdin.into());
-        self
-    }
-
-    /// The same record with `output_limit_bytes`.
-    #[must_use]
-    pub fn with_output_limit_bytes(mut self, output_limit_bytes: u64) -> Self {
-        self.output_limit_bytes = Some(output_limit_bytes);
-        self
-    }
-
-    /// The same record with `match_pattern`.
-    #[must_use]
-    pub fn with_match_pattern(mut self, match_pattern: impl Into<String>) -> Self {
-        self.match_pattern = Some(match_pattern.into());
-        self
-    }
-
-    /// The same record with `agent_instruction`.
-    #[must_use]
-    pub fn with_agent_instruction(mut self, agent_instruction: impl Into<String>) -> Self {
-        self.agent_instruction = Some(agent_instruction.into());
-        self
-    }
 }
+
+optional_setters!(ProcessBackgroundTaskRequest {
+    with_shell => shell: impl Into<String>,
+    with_env => env: BTreeMap<String, String>,
+    with_stdin => stdin: impl Into<String>,
+    with_output_limit_bytes => output_limit_bytes: u64,
+    with_match_pattern => match_pattern: impl Into<String>,
+    with_agent_instruction => agent_instruction: impl Into<String>,
+});
 
 impl ProcessBackgroundTaskRequest {
     /// The kind this request is sent as.
@@ -620,14 +470,11 @@ impl ScheduledBackgroundTaskRequest {
             output_limit_bytes: None,
         }
     }
-
-    /// The same record with `output_limit_bytes`.
-    #[must_use]
-    pub fn with_output_limit_bytes(mut self, output_limit_bytes: u64) -> Self {
-        self.output_limit_bytes = Some(output_limit_bytes);
-        self
-    }
 }
+
+optional_setters!(ScheduledBackgroundTaskRequest {
+    with_output_limit_bytes => output_limit_bytes: u64,
+});
 
 impl ScheduledBackgroundTaskRequest {
     /// The kind this request is sent as.
@@ -701,14 +548,11 @@ impl ToolInvocationBackgroundTaskRequest {
             permission_mode: permission_mode.into(),
         }
     }
-
-    /// The same record with `security_identity`.
-    #[must_use]
-    pub fn with_security_identity(mut self, security_identity: impl Into<String>) -> Self {
-        self.security_identity = Some(security_identity.into());
-        self
-    }
 }
+
+optional_setters!(ToolInvocationBackgroundTaskRequest {
+    with_security_identity => security_identity: impl Into<String>,
+});
 
 impl ToolInvocationBackgroundTaskRequest {
     /// The kind this request is sent as.

@@ -37,14 +37,11 @@ impl BackgroundTaskResultBase {
             metadata: None,
         }
     }
-
-    /// The same record with `metadata`.
-    #[must_use]
-    pub fn with_metadata(mut self, metadata: BackgroundPrimitiveMap) -> Self {
-        self.metadata = Some(metadata);
-        self
-    }
 }
+
+optional_setters!(BackgroundTaskResultBase {
+    with_metadata => metadata: BackgroundPrimitiveMap,
+});
 
 /// The result of an agent task (`IAgentBackgroundTaskResult` without `kind`; the payload of
 /// [`BackgroundTaskResult::Agent`]). It is also the subagent job result
@@ -77,14 +74,11 @@ impl AgentBackgroundTaskResult {
     pub fn new(base: BackgroundTaskResultBase) -> Self {
         Self { base, usage: None }
     }
-
-    /// The same record with `usage`.
-    #[must_use]
-    pub fn with_usage(mut self, usage: BackgroundTaskUsage) -> Self {
-        self.usage = Some(usage);
-        self
-    }
 }
+
+optional_setters!(AgentBackgroundTaskResult {
+    with_usage => usage: BackgroundTaskUsage,
+});
 
 impl AgentBackgroundTaskResult {
     /// The kind this result is sent as.
@@ -131,21 +125,12 @@ impl ProcessBackgroundTaskResult {
             signal_code: None,
         }
     }
-
-    /// The same record with `exit_code`.
-    #[must_use]
-    pub fn with_exit_code(mut self, exit_code: i32) -> Self {
-        self.exit_code = Some(exit_code);
-        self
-    }
-
-    /// The same record with `signal_code`.
-    #[must_use]
-    pub fn with_signal_code(mut self, signal_code: impl Into<String>) -> Self {
-        self.signal_code = Some(signal_code.into());
-        self
-    }
 }
+
+optional_setters!(ProcessBackgroundTaskResult {
+    with_exit_code => exit_code: i32,
+    with_signal_code => signal_code: impl Into<String>,
+});
 
 impl ProcessBackgroundTaskResult {
     /// The kind this result is sent as.

@@ -79,35 +79,14 @@ impl BackgroundTaskSchedule {
             env: None,
         }
     }
-
-    /// The same record with `agent_instruction`.
-    #[must_use]
-    pub fn with_agent_instruction(mut self, agent_instruction: impl Into<String>) -> Self {
-        self.agent_instruction = Some(agent_instruction.into());
-        self
-    }
-
-    /// The same record with `command`.
-    #[must_use]
-    pub fn with_command(mut self, command: impl Into<String>) -> Self {
-        self.command = Some(command.into());
-        self
-    }
-
-    /// The same record with `shell`.
-    #[must_use]
-    pub fn with_shell(mut self, shell: impl Into<String>) -> Self {
-        self.shell = Some(shell.into());
-        self
-    }
-
-    /// The same record with `env`.
-    #[must_use]
-    pub fn with_env(mut self, env: BTreeMap<String, String>) -> Self {
-        self.env = Some(env);
-        self
-    }
 }
+
+optional_setters!(BackgroundTaskSchedule {
+    with_agent_instruction => agent_instruction: impl Into<String>,
+    with_command => command: impl Into<String>,
+    with_shell => shell: impl Into<String>,
+    with_env => env: BTreeMap<String, String>,
+});
 
 impl BackgroundTaskSchedule {
     /// True when a fire wakes the host session (an `agent_instruction` is set).

@@ -166,55 +166,6 @@ impl JobStateFields {
         }
     }
 
-    /// The same record with `pid`.
-    #[must_use]
-    pub fn with_pid(mut self, pid: u32) -> Self {
-        self.pid = Some(pid);
-        self
-    }
-
-    /// The same record with `isolation`.
-    #[must_use]
-    pub fn with_isolation(mut self, isolation: BackgroundTaskIsolation) -> Self {
-        self.isolation = Some(isolation);
-        self
-    }
-
-    /// The same record with `resume_session_id`.
-    #[must_use]
-    pub fn with_resume_session_id(mut self, resume_session_id: impl Into<String>) -> Self {
-        self.resume_session_id = Some(resume_session_id.into());
-        self
-    }
-
-    /// The same record with `worktree_path`.
-    #[must_use]
-    pub fn with_worktree_path(mut self, worktree_path: impl Into<String>) -> Self {
-        self.worktree_path = Some(worktree_path.into());
-        self
-    }
-
-    /// The same record with `branch_name`.
-    #[must_use]
-    pub fn with_branch_name(mut self, branch_name: impl Into<String>) -> Self {
-        self.branch_name = Some(branch_name.into());
-        self
-    }
-
-    /// The same record with `worktree_status`.
-    #[must_use]
-    pub fn with_worktree_status(mut self, worktree_status: impl Into<String>) -> Self {
-        self.worktree_status = Some(worktree_status.into());
-        self
-    }
-
-    /// The same record with `worktree_next_action`.
-    #[must_use]
-    pub fn with_worktree_next_action(mut self, worktree_next_action: impl Into<String>) -> Self {
-        self.worktree_next_action = Some(worktree_next_action.into());
-        self
-    }
-
     /// The same record with `worktree_base_revision`.
     #[must_use]
     pub fn with_worktree_base_revision(
@@ -234,49 +185,23 @@ impl JobStateFields {
         self.parent_worktree_status = Some(parent_worktree_status.into());
         self
     }
-
-    /// The same record with `log_path`.
-    #[must_use]
-    pub fn with_log_path(mut self, log_path: impl Into<String>) -> Self {
-        self.log_path = Some(log_path.into());
-        self
-    }
-
-    /// The same record with `transcript_path`.
-    #[must_use]
-    pub fn with_transcript_path(mut self, transcript_path: impl Into<String>) -> Self {
-        self.transcript_path = Some(transcript_path.into());
-        self
-    }
-
-    /// The same record with `started_at`.
-    #[must_use]
-    pub fn with_started_at(mut self, started_at: impl Into<String>) -> Self {
-        self.started_at = Some(started_at.into());
-        self
-    }
-
-    /// The same record with `completed_at`.
-    #[must_use]
-    pub fn with_completed_at(mut self, completed_at: impl Into<String>) -> Self {
-        self.completed_at = Some(completed_at.into());
-        self
-    }
-
-    /// The same record with `timeout_reason`.
-    #[must_use]
-    pub fn with_timeout_reason(mut self, timeout_reason: BackgroundTaskTimeoutReason) -> Self {
-        self.timeout_reason = Some(timeout_reason);
-        self
-    }
-
-    /// The same record with `metadata`.
-    #[must_use]
-    pub fn with_metadata(mut self, metadata: BackgroundPrimitiveMap) -> Self {
-        self.metadata = Some(metadata);
-        self
-    }
 }
+
+optional_setters!(JobStateFields {
+    with_pid => pid: u32,
+    with_isolation => isolation: BackgroundTaskIsolation,
+    with_resume_session_id => resume_session_id: impl Into<String>,
+    with_worktree_path => worktree_path: impl Into<String>,
+    with_branch_name => branch_name: impl Into<String>,
+    with_worktree_status => worktree_status: impl Into<String>,
+    with_worktree_next_action => worktree_next_action: impl Into<String>,
+    with_log_path => log_path: impl Into<String>,
+    with_transcript_path => transcript_path: impl Into<String>,
+    with_started_at => started_at: impl Into<String>,
+    with_completed_at => completed_at: impl Into<String>,
+    with_timeout_reason => timeout_reason: BackgroundTaskTimeoutReason,
+    with_metadata => metadata: BackgroundPrimitiveMap,
+});
 
 /// The state of one background task (`IBackgroundTaskState`).
 ///
@@ -388,77 +313,20 @@ impl BackgroundTaskState {
             schedule: None,
         }
     }
-
-    /// The same record with `agent_type`.
-    #[must_use]
-    pub fn with_agent_type(mut self, agent_type: impl Into<String>) -> Self {
-        self.agent_type = Some(agent_type.into());
-        self
-    }
-
-    /// The same record with `parent_task_id`.
-    #[must_use]
-    pub fn with_parent_task_id(mut self, parent_task_id: impl Into<String>) -> Self {
-        self.parent_task_id = Some(parent_task_id.into());
-        self
-    }
-
-    /// The same record with `last_activity_at`.
-    #[must_use]
-    pub fn with_last_activity_at(mut self, last_activity_at: impl Into<String>) -> Self {
-        self.last_activity_at = Some(last_activity_at.into());
-        self
-    }
-
-    /// The same record with `prompt_preview`.
-    #[must_use]
-    pub fn with_prompt_preview(mut self, prompt_preview: impl Into<String>) -> Self {
-        self.prompt_preview = Some(prompt_preview.into());
-        self
-    }
-
-    /// The same record with `command_preview`.
-    #[must_use]
-    pub fn with_command_preview(mut self, command_preview: impl Into<String>) -> Self {
-        self.command_preview = Some(command_preview.into());
-        self
-    }
-
-    /// The same record with `current_action`.
-    #[must_use]
-    pub fn with_current_action(mut self, current_action: impl Into<String>) -> Self {
-        self.current_action = Some(current_action.into());
-        self
-    }
-
-    /// The same record with `result`.
-    #[must_use]
-    pub fn with_result(mut self, result: BackgroundTaskResult) -> Self {
-        self.result = Some(result);
-        self
-    }
-
-    /// The same record with `error`.
-    #[must_use]
-    pub fn with_error(mut self, error: BackgroundTaskError) -> Self {
-        self.error = Some(error);
-        self
-    }
-
-    /// The same record with `next_fire_at`.
-    #[must_use]
-    pub fn with_next_fire_at(mut self, next_fire_at: impl Into<String>) -> Self {
-        self.next_fire_at = Some(next_fire_at.into());
-        self
-    }
-
-    /// The same record with `schedule`.
-    #[must_use]
-    pub fn with_schedule(mut self, schedule: BackgroundTaskSchedule) -> Self {
-        self.schedule = Some(schedule);
-        self
-    }
 }
+
+optional_setters!(BackgroundTaskState {
+    with_agent_type => agent_type: impl Into<String>,
+    with_parent_task_id => parent_task_id: impl Into<String>,
+    with_last_activity_at => last_activity_at: impl Into<String>,
+    with_prompt_preview => prompt_preview: impl Into<String>,
+    with_command_preview => command_preview: impl Into<String>,
+    with_current_action => current_action: impl Into<String>,
+    with_result => result: BackgroundTaskResult,
+    with_error => error: BackgroundTaskError,
+    with_next_fire_at => next_fire_at: impl Into<String>,
+    with_schedule => schedule: BackgroundTaskSchedule,
+});
 
 impl BackgroundTaskState {
     /// The task's id.
@@ -585,21 +453,10 @@ pub struct BackgroundTaskInput {
     pub stdin: Option<String>,
 }
 
-impl BackgroundTaskInput {
-    /// The same record with `prompt`.
-    #[must_use]
-    pub fn with_prompt(mut self, prompt: impl Into<String>) -> Self {
-        self.prompt = Some(prompt.into());
-        self
-    }
-
-    /// The same record with `stdin`.
-    #[must_use]
-    pub fn with_stdin(mut self, stdin: impl Into<String>) -> Self {
-        self.stdin = Some(stdin.into());
-        self
-    }
-}
+optional_setters!(BackgroundTaskInput {
+    with_prompt => prompt: impl Into<String>,
+    with_stdin => stdin: impl Into<String>,
+});
 
 /// A position in a task's log (`IBackgroundTaskLogCursor`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -658,20 +515,6 @@ impl BackgroundTaskLogPage {
 }
 
 impl BackgroundTaskLogPage {
-    /// The same record with `cursor`.
-    #[must_use]
-    pub fn with_cursor(mut self, cursor: BackgroundTaskLogCursor) -> Self {
-        self.cursor = Some(cursor);
-        self
-    }
-
-    /// The same record with `next_cursor`.
-    #[must_use]
-    pub fn with_next_cursor(mut self, next_cursor: BackgroundTaskLogCursor) -> Self {
-        self.next_cursor = Some(next_cursor);
-        self
-    }
-
     /// The same record with `lines`.
     #[must_use]
     pub fn with_lines(mut self, lines: Vec<String>) -> Self {
@@ -679,6 +522,11 @@ impl BackgroundTaskLogPage {
         self
     }
 }
+
+optional_setters!(BackgroundTaskLogPage {
+    with_cursor => cursor: BackgroundTaskLogCursor,
+    with_next_cursor => next_cursor: BackgroundTaskLogCursor,
+});
 
 /// Which tasks a listing returns (`IBackgroundTaskListFilter`); every absent field matches all.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -712,32 +560,9 @@ pub struct BackgroundTaskListFilter {
     pub include_closed: Option<bool>,
 }
 
-impl BackgroundTaskListFilter {
-    /// The same record with `kind`.
-    #[must_use]
-    pub fn with_kind(mut self, kind: BackgroundTaskKind) -> Self {
-        self.kind = Some(kind);
-        self
-    }
-
-    /// The same record with `status`.
-    #[must_use]
-    pub fn with_status(mut self, status: BackgroundTaskStatus) -> Self {
-        self.status = Some(status);
-        self
-    }
-
-    /// The same record with `mode`.
-    #[must_use]
-    pub fn with_mode(mut self, mode: BackgroundTaskMode) -> Self {
-        self.mode = Some(mode);
-        self
-    }
-
-    /// The same record with `include_closed`.
-    #[must_use]
-    pub fn with_include_closed(mut self, include_closed: bool) -> Self {
-        self.include_closed = Some(include_closed);
-        self
-    }
-}
+optional_setters!(BackgroundTaskListFilter {
+    with_kind => kind: BackgroundTaskKind,
+    with_status => status: BackgroundTaskStatus,
+    with_mode => mode: BackgroundTaskMode,
+    with_include_closed => include_closed: bool,
+});

@@ -363,42 +363,15 @@ impl ExecutionOrigin {
             label: None,
         }
     }
-
-    /// The same record with `turn_id`.
-    #[must_use]
-    pub fn with_turn_id(mut self, turn_id: impl Into<String>) -> Self {
-        self.turn_id = Some(turn_id.into());
-        self
-    }
-
-    /// The same record with `command_name`.
-    #[must_use]
-    pub fn with_command_name(mut self, command_name: impl Into<String>) -> Self {
-        self.command_name = Some(command_name.into());
-        self
-    }
-
-    /// The same record with `tool_call_id`.
-    #[must_use]
-    pub fn with_tool_call_id(mut self, tool_call_id: impl Into<String>) -> Self {
-        self.tool_call_id = Some(tool_call_id.into());
-        self
-    }
-
-    /// The same record with `skill_id`.
-    #[must_use]
-    pub fn with_skill_id(mut self, skill_id: impl Into<String>) -> Self {
-        self.skill_id = Some(skill_id.into());
-        self
-    }
-
-    /// The same record with `label`.
-    #[must_use]
-    pub fn with_label(mut self, label: impl Into<String>) -> Self {
-        self.label = Some(label.into());
-        self
-    }
 }
+
+optional_setters!(ExecutionOrigin {
+    with_turn_id => turn_id: impl Into<String>,
+    with_command_name => command_name: impl Into<String>,
+    with_tool_call_id => tool_call_id: impl Into<String>,
+    with_skill_id => skill_id: impl Into<String>,
+    with_label => label: impl Into<String>,
+});
 
 /// Where a `cancel` on a workspace entry goes ([`ExecutionWorkspaceEntry::cancel_route`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -570,90 +543,27 @@ impl ExecutionWorkspaceEntry {
         }
     }
 
-    /// The same record with `parent_id`.
-    #[must_use]
-    pub fn with_parent_id(mut self, parent_id: impl Into<String>) -> Self {
-        self.parent_id = Some(parent_id.into());
-        self
-    }
-
-    /// The same record with `group_id`.
-    #[must_use]
-    pub fn with_group_id(mut self, group_id: impl Into<String>) -> Self {
-        self.group_id = Some(group_id.into());
-        self
-    }
-
-    /// The same record with `task_kind`.
-    #[must_use]
-    pub fn with_task_kind(mut self, task_kind: BackgroundTaskKind) -> Self {
-        self.task_kind = Some(task_kind);
-        self
-    }
-
-    /// The same record with `subtitle`.
-    #[must_use]
-    pub fn with_subtitle(mut self, subtitle: impl Into<String>) -> Self {
-        self.subtitle = Some(subtitle.into());
-        self
-    }
-
-    /// The same record with `preview`.
-    #[must_use]
-    pub fn with_preview(mut self, preview: impl Into<String>) -> Self {
-        self.preview = Some(preview.into());
-        self
-    }
-
-    /// The same record with `current_action`.
-    #[must_use]
-    pub fn with_current_action(mut self, current_action: impl Into<String>) -> Self {
-        self.current_action = Some(current_action.into());
-        self
-    }
-
     /// The same record with `controls`.
     #[must_use]
     pub fn with_controls(mut self, controls: Vec<ExecutionControl>) -> Self {
         self.controls = controls;
         self
     }
-
-    /// The same record with `resume_session_id`.
-    #[must_use]
-    pub fn with_resume_session_id(mut self, resume_session_id: impl Into<String>) -> Self {
-        self.resume_session_id = Some(resume_session_id.into());
-        self
-    }
-
-    /// The same record with `headline`.
-    #[must_use]
-    pub fn with_headline(mut self, headline: ExecutionHeadline) -> Self {
-        self.headline = Some(headline);
-        self
-    }
-
-    /// The same record with `next_fire_at`.
-    #[must_use]
-    pub fn with_next_fire_at(mut self, next_fire_at: impl Into<String>) -> Self {
-        self.next_fire_at = Some(next_fire_at.into());
-        self
-    }
-
-    /// The same record with `loop_id`.
-    #[must_use]
-    pub fn with_loop_id(mut self, loop_id: impl Into<String>) -> Self {
-        self.loop_id = Some(loop_id.into());
-        self
-    }
-
-    /// The same record with `denied_tool_calls`.
-    #[must_use]
-    pub fn with_denied_tool_calls(mut self, denied_tool_calls: u32) -> Self {
-        self.denied_tool_calls = Some(denied_tool_calls);
-        self
-    }
 }
+
+optional_setters!(ExecutionWorkspaceEntry {
+    with_parent_id => parent_id: impl Into<String>,
+    with_group_id => group_id: impl Into<String>,
+    with_task_kind => task_kind: BackgroundTaskKind,
+    with_subtitle => subtitle: impl Into<String>,
+    with_preview => preview: impl Into<String>,
+    with_current_action => current_action: impl Into<String>,
+    with_resume_session_id => resume_session_id: impl Into<String>,
+    with_headline => headline: ExecutionHeadline,
+    with_next_fire_at => next_fire_at: impl Into<String>,
+    with_loop_id => loop_id: impl Into<String>,
+    with_denied_tool_calls => denied_tool_calls: u32,
+});
 
 impl ExecutionWorkspaceEntry {
     /// Where a `cancel` on this entry goes, from the entry's own fields only:
@@ -724,28 +634,11 @@ pub struct ExecutionWorkspaceFilter {
     pub visibility: Option<Vec<ExecutionWorkspaceVisibility>>,
 }
 
-impl ExecutionWorkspaceFilter {
-    /// The same record with `include_main_thread`.
-    #[must_use]
-    pub fn with_include_main_thread(mut self, include_main_thread: bool) -> Self {
-        self.include_main_thread = Some(include_main_thread);
-        self
-    }
-
-    /// The same record with `kinds`.
-    #[must_use]
-    pub fn with_kinds(mut self, kinds: Vec<ExecutionEntryKind>) -> Self {
-        self.kinds = Some(kinds);
-        self
-    }
-
-    /// The same record with `visibility`.
-    #[must_use]
-    pub fn with_visibility(mut self, visibility: Vec<ExecutionWorkspaceVisibility>) -> Self {
-        self.visibility = Some(visibility);
-        self
-    }
-}
+optional_setters!(ExecutionWorkspaceFilter {
+    with_include_main_thread => include_main_thread: bool,
+    with_kinds => kinds: Vec<ExecutionEntryKind>,
+    with_visibility => visibility: Vec<ExecutionWorkspaceVisibility>,
+});
 
 /// The whole workspace at one moment (`IExecutionWorkspaceSnapshot`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -782,14 +675,11 @@ impl ExecutionWorkspaceSnapshot {
             entries,
         }
     }
-
-    /// The same record with `selected_entry_id`.
-    #[must_use]
-    pub fn with_selected_entry_id(mut self, selected_entry_id: impl Into<String>) -> Self {
-        self.selected_entry_id = Some(selected_entry_id.into());
-        self
-    }
 }
+
+optional_setters!(ExecutionWorkspaceSnapshot {
+    with_selected_entry_id => selected_entry_id: impl Into<String>,
+});
 
 /// How to take a snapshot (`IExecutionWorkspaceSnapshotOptions`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -811,21 +701,10 @@ pub struct ExecutionWorkspaceSnapshotOptions {
     pub filter: Option<ExecutionWorkspaceFilter>,
 }
 
-impl ExecutionWorkspaceSnapshotOptions {
-    /// The same record with `selected_entry_id`.
-    #[must_use]
-    pub fn with_selected_entry_id(mut self, selected_entry_id: impl Into<String>) -> Self {
-        self.selected_entry_id = Some(selected_entry_id.into());
-        self
-    }
-
-    /// The same record with `filter`.
-    #[must_use]
-    pub fn with_filter(mut self, filter: ExecutionWorkspaceFilter) -> Self {
-        self.filter = Some(filter);
-        self
-    }
-}
+optional_setters!(ExecutionWorkspaceSnapshotOptions {
+    with_selected_entry_id => selected_entry_id: impl Into<String>,
+    with_filter => filter: ExecutionWorkspaceFilter,
+});
 
 string_enum! {
     /// The `type` of an [`ExecutionWorkspaceEvent`]: one fixed literal.
@@ -866,14 +745,11 @@ impl ExecutionWorkspaceEvent {
             snapshot,
         }
     }
-
-    /// The same record with `entry_id`.
-    #[must_use]
-    pub fn with_entry_id(mut self, entry_id: impl Into<String>) -> Self {
-        self.entry_id = Some(entry_id.into());
-        self
-    }
 }
+
+optional_setters!(ExecutionWorkspaceEvent {
+    with_entry_id => entry_id: impl Into<String>,
+});
 
 impl ExecutionWorkspaceEvent {
     /// The event's type, always [`ExecutionWorkspaceEventType::ExecutionWorkspaceUpdated`].
@@ -981,21 +857,12 @@ impl ExecutionDetailRecord {
             source_id: None,
         }
     }
-
-    /// The same record with `timestamp`.
-    #[must_use]
-    pub fn with_timestamp(mut self, timestamp: impl Into<String>) -> Self {
-        self.timestamp = Some(timestamp.into());
-        self
-    }
-
-    /// The same record with `source_id`.
-    #[must_use]
-    pub fn with_source_id(mut self, source_id: impl Into<String>) -> Self {
-        self.source_id = Some(source_id.into());
-        self
-    }
 }
+
+optional_setters!(ExecutionDetailRecord {
+    with_timestamp => timestamp: impl Into<String>,
+    with_source_id => source_id: impl Into<String>,
+});
 
 /// One page of an entry's detail (`IExecutionDetailPage`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -1032,21 +899,12 @@ impl ExecutionDetailPage {
             records,
         }
     }
-
-    /// The same record with `cursor`.
-    #[must_use]
-    pub fn with_cursor(mut self, cursor: ExecutionDetailCursor) -> Self {
-        self.cursor = Some(cursor);
-        self
-    }
-
-    /// The same record with `next_cursor`.
-    #[must_use]
-    pub fn with_next_cursor(mut self, next_cursor: ExecutionDetailCursor) -> Self {
-        self.next_cursor = Some(next_cursor);
-        self
-    }
 }
+
+optional_setters!(ExecutionDetailPage {
+    with_cursor => cursor: ExecutionDetailCursor,
+    with_next_cursor => next_cursor: ExecutionDetailCursor,
+});
 
 /// Names one entry by what it shows (`IExecutionWorkspaceEntryRef`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -143,21 +143,12 @@ impl CreateMainThreadEntryInput {
             pending_request: None,
         }
     }
-
-    /// The same record with `preview`.
-    #[must_use]
-    pub fn with_preview(mut self, preview: impl Into<String>) -> Self {
-        self.preview = Some(preview.into());
-        self
-    }
-
-    /// The same record with `pending_request`.
-    #[must_use]
-    pub fn with_pending_request(mut self, pending_request: ExecutionPendingRequest) -> Self {
-        self.pending_request = Some(pending_request);
-        self
-    }
 }
+
+optional_setters!(CreateMainThreadEntryInput {
+    with_preview => preview: impl Into<String>,
+    with_pending_request => pending_request: ExecutionPendingRequest,
+});
 
 impl CreateMainThreadEntryInput {
     /// The main thread's status: `active` while a turn runs, `idle` otherwise.
@@ -249,21 +240,12 @@ impl ExecutionSelfPacedLoopSummary {
             reason: None,
         }
     }
-
-    /// The same record with `delay_seconds`.
-    #[must_use]
-    pub fn with_delay_seconds(mut self, delay_seconds: u64) -> Self {
-        self.delay_seconds = Some(delay_seconds);
-        self
-    }
-
-    /// The same record with `reason`.
-    #[must_use]
-    pub fn with_reason(mut self, reason: impl Into<String>) -> Self {
-        self.reason = Some(reason.into());
-        self
-    }
 }
+
+optional_setters!(ExecutionSelfPacedLoopSummary {
+    with_delay_seconds => delay_seconds: u64,
+    with_reason => reason: impl Into<String>,
+});
 
 impl ExecutionSelfPacedLoopSummary {
     /// True when the loop needs an entry of its own: a `pending` or `running` iteration has no
@@ -341,21 +323,12 @@ impl CreateExecutionWorkspaceSnapshotInput {
         self.self_paced_loops = Some(self_paced_loops);
         self
     }
-
-    /// The same record with `selected_entry_id`.
-    #[must_use]
-    pub fn with_selected_entry_id(mut self, selected_entry_id: impl Into<String>) -> Self {
-        self.selected_entry_id = Some(selected_entry_id.into());
-        self
-    }
-
-    /// The same record with `filter`.
-    #[must_use]
-    pub fn with_filter(mut self, filter: ExecutionWorkspaceFilter) -> Self {
-        self.filter = Some(filter);
-        self
-    }
 }
+
+optional_setters!(CreateExecutionWorkspaceSnapshotInput {
+    with_selected_entry_id => selected_entry_id: impl Into<String>,
+    with_filter => filter: ExecutionWorkspaceFilter,
+});
 
 /// What a main-thread detail page is made from (`ICreateMainThreadDetailPageInput`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -392,21 +365,12 @@ impl CreateMainThreadDetailPageInput {
             pending_request: None,
         }
     }
-
-    /// The same record with `cursor`.
-    #[must_use]
-    pub fn with_cursor(mut self, cursor: ExecutionDetailCursor) -> Self {
-        self.cursor = Some(cursor);
-        self
-    }
-
-    /// The same record with `pending_request`.
-    #[must_use]
-    pub fn with_pending_request(mut self, pending_request: ExecutionPendingRequest) -> Self {
-        self.pending_request = Some(pending_request);
-        self
-    }
 }
+
+optional_setters!(CreateMainThreadDetailPageInput {
+    with_cursor => cursor: ExecutionDetailCursor,
+    with_pending_request => pending_request: ExecutionPendingRequest,
+});
 
 /// What a detail page of plain lines is made from (`ICreateLineDetailPageInput`), e.g. a
 /// task's log page.
@@ -451,25 +415,10 @@ impl CreateLineDetailPageInput {
             kind: None,
         }
     }
-
-    /// The same record with `cursor`.
-    #[must_use]
-    pub fn with_cursor(mut self, cursor: BackgroundTaskLogCursor) -> Self {
-        self.cursor = Some(cursor);
-        self
-    }
-
-    /// The same record with `next_cursor`.
-    #[must_use]
-    pub fn with_next_cursor(mut self, next_cursor: BackgroundTaskLogCursor) -> Self {
-        self.next_cursor = Some(next_cursor);
-        self
-    }
-
-    /// The same record with `kind`.
-    #[must_use]
-    pub fn with_kind(mut self, kind: ExecutionDetailRecordKind) -> Self {
-        self.kind = Some(kind);
-        self
-    }
 }
+
+optional_setters!(CreateLineDetailPageInput {
+    with_cursor => cursor: BackgroundTaskLogCursor,
+    with_next_cursor => next_cursor: BackgroundTaskLogCursor,
+    with_kind => kind: ExecutionDetailRecordKind,
+});

@@ -60,27 +60,18 @@ impl TransportConfig {
             options: None,
         }
     }
-
-    /// Sets the options.
-    #[must_use]
-    pub fn with_options(mut self, options: ValueMap) -> Self {
-        self.options = Some(options);
-        self
-    }
 }
+
+optional_setters!(TransportConfig {
+    /// Sets the options.
+    with_options => options: ValueMap,
+});
 
 impl TransportSavedConfig {
     /// Sets the saved enabled flag.
     #[must_use]
     pub const fn with_enabled(mut self, enabled: bool) -> Self {
         self.enabled = Some(enabled);
-        self
-    }
-
-    /// Sets the saved options.
-    #[must_use]
-    pub fn with_options(mut self, options: ValueMap) -> Self {
-        self.options = Some(options);
         self
     }
 
@@ -94,6 +85,11 @@ impl TransportSavedConfig {
         }
     }
 }
+
+optional_setters!(TransportSavedConfig {
+    /// Sets the saved options.
+    with_options => options: ValueMap,
+});
 
 /// One option a transport declares in its schema (value of `optionsSchema`).
 ///
@@ -126,14 +122,12 @@ impl TransportOptionSchema {
             default: None,
         }
     }
-
-    /// Sets the value used when none is saved.
-    #[must_use]
-    pub fn with_default(mut self, default: Value) -> Self {
-        self.default = Some(default);
-        self
-    }
 }
+
+optional_setters!(TransportOptionSchema {
+    /// Sets the value used when none is saved.
+    with_default => default: Value,
+});
 
 /// The options schema of a transport: option name to its declaration.
 pub type TransportOptionsSchema = BTreeMap<String, TransportOptionSchema>;

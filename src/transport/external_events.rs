@@ -214,13 +214,6 @@ impl ExternalMessageEvent {
         }
     }
 
-    /// Sets the sender's name as the sender claims it.
-    #[must_use]
-    pub fn with_claimed_name(mut self, claimed_name: impl Into<String>) -> Self {
-        self.claimed_name = Some(claimed_name.into());
-        self
-    }
-
     /// Reads a message event from a delivery's `event`; refuses anything that is not an object
     /// with `kind: "message"`, string `conversationId` and `content`, and an absent or string
     /// `claimedName`. The error names the member, never its value.
@@ -244,6 +237,11 @@ impl ExternalMessageEvent {
         })
     }
 }
+
+optional_setters!(ExternalMessageEvent {
+    /// Sets the sender's name as the sender claims it.
+    with_claimed_name => claimed_name: impl Into<String>,
+});
 
 impl fmt::Debug for ExternalMessageEvent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -495,28 +493,13 @@ impl ExternalEventAuditRecord {
             outcome,
         }
     }
-
-    /// The same record with `grant_id`.
-    #[must_use]
-    pub fn with_grant_id(mut self, grant_id: GrantId) -> Self {
-        self.grant_id = Some(grant_id);
-        self
-    }
-
-    /// The same record with `remote`.
-    #[must_use]
-    pub fn with_remote(mut self, remote: ExternalEventRemoteClass) -> Self {
-        self.remote = Some(remote);
-        self
-    }
-
-    /// The same record with `throttled`.
-    #[must_use]
-    pub fn with_throttled(mut self, throttled: bool) -> Self {
-        self.throttled = Some(throttled);
-        self
-    }
 }
+
+optional_setters!(ExternalEventAuditRecord {
+    with_grant_id => grant_id: GrantId,
+    with_remote => remote: ExternalEventRemoteClass,
+    with_throttled => throttled: bool,
+});
 
 #[cfg(feature = "serde")]
 mod wire {

@@ -50,14 +50,12 @@ impl TuiPickerItem {
             description: None,
         }
     }
-
-    /// The same value with `description` set: optional second line shown under the label.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
 }
+
+optional_setters!(TuiPickerItem {
+    /// The same value with `description` set: optional second line shown under the label.
+    with_description => description: impl Into<String>,
+});
 
 /// The base shape a command declares: which interaction, if any, a missing argument triggers.
 ///
@@ -84,15 +82,13 @@ impl TuiCommandInteraction {
             on_missing_args: None,
         }
     }
+}
 
+optional_setters!(TuiCommandInteraction {
     /// The same value with `on_missing_args` set: the action; absent means the command runs without
     /// asking.
-    #[must_use]
-    pub fn with_on_missing_args(mut self, on_missing_args: OnMissingArgsAction) -> Self {
-        self.on_missing_args = Some(on_missing_args);
-        self
-    }
-}
+    with_on_missing_args => on_missing_args: OnMissingArgsAction,
+});
 
 /// A confirm interaction: on the wire `{"onMissingArgs": "confirm", "message": …}`; any other
 /// `onMissingArgs` literal fails to decode.

@@ -345,21 +345,14 @@ impl ShutdownOptions {
             message: None,
         }
     }
-
-    /// The same value with `reason` set: a short reason code, as the caller names it.
-    #[must_use]
-    pub fn with_reason(mut self, reason: impl Into<String>) -> Self {
-        self.reason = Some(reason.into());
-        self
-    }
-
-    /// The same value with `message` set: text to show the people watching the session.
-    #[must_use]
-    pub fn with_message(mut self, message: impl Into<String>) -> Self {
-        self.message = Some(message.into());
-        self
-    }
 }
+
+optional_setters!(ShutdownOptions {
+    /// The same value with `reason` set: a short reason code, as the caller names it.
+    with_reason => reason: impl Into<String>,
+    /// The same value with `message` set: text to show the people watching the session.
+    with_message => message: impl Into<String>,
+});
 
 /// The limits a new goal runs under (the options of `setGoal`); absent limits take the session's
 /// defaults.
@@ -394,22 +387,15 @@ impl SetGoalOptions {
             no_progress_limit: None,
         }
     }
+}
 
+optional_setters!(SetGoalOptions {
     /// The same value with `max_iterations` set: the most iterations the goal may run.
-    #[must_use]
-    pub fn with_max_iterations(mut self, max_iterations: u32) -> Self {
-        self.max_iterations = Some(max_iterations);
-        self
-    }
-
+    with_max_iterations => max_iterations: u32,
     /// The same value with `no_progress_limit` set: how many iterations in a row may report no
     /// progress before the goal stops as stuck.
-    #[must_use]
-    pub fn with_no_progress_limit(mut self, no_progress_limit: u32) -> Self {
-        self.no_progress_limit = Some(no_progress_limit);
-        self
-    }
-}
+    with_no_progress_limit => no_progress_limit: u32,
+});
 
 /// A request to group background tasks, as a session takes it: the execution family's create
 /// request without `parentSessionId`, which the session fills in with its own id.
@@ -444,14 +430,12 @@ impl BackgroundJobGroupCreateInput {
             label: None,
         }
     }
-
-    /// The same value with `label` set: a short name for the group.
-    #[must_use]
-    pub fn with_label(mut self, label: impl Into<String>) -> Self {
-        self.label = Some(label.into());
-        self
-    }
 }
+
+optional_setters!(BackgroundJobGroupCreateInput {
+    /// The same value with `label` set: a short name for the group.
+    with_label => label: impl Into<String>,
+});
 
 /// One agent definition a session can spawn (an entry of `listAgentDefinitions`).
 ///
@@ -528,21 +512,14 @@ impl AgentJobSpawnInput {
             isolation: None,
         }
     }
-
-    /// The same value with `model` set: the model to run it on, when not the session's.
-    #[must_use]
-    pub fn with_model(mut self, model: impl Into<String>) -> Self {
-        self.model = Some(model.into());
-        self
-    }
-
-    /// The same value with `isolation` set: where the job works on files.
-    #[must_use]
-    pub fn with_isolation(mut self, isolation: BackgroundTaskIsolation) -> Self {
-        self.isolation = Some(isolation);
-        self
-    }
 }
+
+optional_setters!(AgentJobSpawnInput {
+    /// The same value with `model` set: the model to run it on, when not the session's.
+    with_model => model: impl Into<String>,
+    /// The same value with `isolation` set: where the job works on files.
+    with_isolation => isolation: BackgroundTaskIsolation,
+});
 
 /// The object `getSession()` returns: a handle that answers one question, the session's id
 /// (`{ getSessionId() }`). It has exactly that one accessor.

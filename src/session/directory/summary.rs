@@ -62,22 +62,15 @@ impl ResumableSessionSummary {
             title: None,
         }
     }
+}
 
+optional_setters!(ResumableSessionSummary {
     /// The same value with `name` set: the name the user gave the session, when it has one.
-    #[must_use]
-    pub fn with_name(mut self, name: impl Into<String>) -> Self {
-        self.name = Some(name.into());
-        self
-    }
-
+    with_name => name: impl Into<String>,
     /// The same value with `title` set: a stable one-line title taken from the session's first
     /// request (Markdown markers stripped, unchanged by later turns).
-    #[must_use]
-    pub fn with_title(mut self, title: impl Into<String>) -> Self {
-        self.title = Some(title.into());
-        self
-    }
-}
+    with_title => title: impl Into<String>,
+});
 
 /// One row of a session listing on a host that keeps sessions live (`ISessionListingEntry`): a
 /// [`ResumableSessionSummary`] plus whether the session runs now and how many clients are on it.
@@ -109,23 +102,14 @@ pub struct SessionListingEntry {
     pub clients: Option<u32>,
 }
 
-impl SessionListingEntry {
+optional_setters!(SessionListingEntry {
     /// The same value with `live` set: true when the session is running in the host now, not only
     /// stored.
-    #[must_use]
-    pub fn with_live(mut self, live: bool) -> Self {
-        self.live = Some(live);
-        self
-    }
-
+    with_live => live: bool,
     /// The same value with `clients` set: how many clients are bound to the session; a count, never
     /// negative.
-    #[must_use]
-    pub fn with_clients(mut self, clients: u32) -> Self {
-        self.clients = Some(clients);
-        self
-    }
-}
+    with_clients => clients: u32,
+});
 
 impl SessionListingEntry {
     /// A row with this summary and no liveness information (what an older host lists).

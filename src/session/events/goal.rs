@@ -125,14 +125,12 @@ impl GoalState {
             stop_reason: None,
         }
     }
-
-    /// The same value with `stop_reason` set: why it stopped, once it has.
-    #[must_use]
-    pub fn with_stop_reason(mut self, stop_reason: GoalStopReason) -> Self {
-        self.stop_reason = Some(stop_reason);
-        self
-    }
 }
+
+optional_setters!(GoalState {
+    /// The same value with `stop_reason` set: why it stopped, once it has.
+    with_stop_reason => stop_reason: GoalStopReason,
+});
 
 string_enum! {
     /// What happened to a goal (the `type` of `IGoalEvent`).

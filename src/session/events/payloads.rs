@@ -164,22 +164,15 @@ impl SkillActivationEvent {
             error: None,
         }
     }
+}
 
+optional_setters!(SkillActivationEvent {
     /// The same value with `qualified_name` set: the skill's name qualified by its plugin, when it
     /// has one.
-    #[must_use]
-    pub fn with_qualified_name(mut self, qualified_name: impl Into<String>) -> Self {
-        self.qualified_name = Some(qualified_name.into());
-        self
-    }
-
+    with_qualified_name => qualified_name: impl Into<String>,
     /// The same value with `error` set: why it failed, for a failed activation.
-    #[must_use]
-    pub fn with_error(mut self, error: impl Into<String>) -> Self {
-        self.error = Some(error.into());
-        self
-    }
-}
+    with_error => error: impl Into<String>,
+});
 
 string_enum! {
     /// The kind of a remembered fact (`TMemoryType`).
@@ -305,35 +298,18 @@ impl MemoryEvent {
             data: None,
         }
     }
-
-    /// The same value with `candidate_id` set: the candidate concerned, for candidate events.
-    #[must_use]
-    pub fn with_candidate_id(mut self, candidate_id: impl Into<String>) -> Self {
-        self.candidate_id = Some(candidate_id.into());
-        self
-    }
-
-    /// The same value with `topic` set: the memory's topic.
-    #[must_use]
-    pub fn with_topic(mut self, topic: impl Into<String>) -> Self {
-        self.topic = Some(topic.into());
-        self
-    }
-
-    /// The same value with `reason` set: why (a skip or a rejection, typically).
-    #[must_use]
-    pub fn with_reason(mut self, reason: impl Into<String>) -> Self {
-        self.reason = Some(reason.into());
-        self
-    }
-
-    /// The same value with `data` set: anything else the producer attached, untyped.
-    #[must_use]
-    pub fn with_data(mut self, data: ValueMap) -> Self {
-        self.data = Some(data);
-        self
-    }
 }
+
+optional_setters!(MemoryEvent {
+    /// The same value with `candidate_id` set: the candidate concerned, for candidate events.
+    with_candidate_id => candidate_id: impl Into<String>,
+    /// The same value with `topic` set: the memory's topic.
+    with_topic => topic: impl Into<String>,
+    /// The same value with `reason` set: why (a skip or a rejection, typically).
+    with_reason => reason: impl Into<String>,
+    /// The same value with `data` set: anything else the producer attached, untyped.
+    with_data => data: ValueMap,
+});
 
 string_enum! {
     /// Why a file was loaded for a prompt (`TPromptFileReferenceReason`).
@@ -474,11 +450,9 @@ impl ContextReferenceItem {
             last_used_at: None,
         }
     }
-
-    /// The same value with `last_used_at` set: when a turn last used it (ISO-8601, not validated).
-    #[must_use]
-    pub fn with_last_used_at(mut self, last_used_at: impl Into<String>) -> Self {
-        self.last_used_at = Some(last_used_at.into());
-        self
-    }
 }
+
+optional_setters!(ContextReferenceItem {
+    /// The same value with `last_used_at` set: when a turn last used it (ISO-8601, not validated).
+    with_last_used_at => last_used_at: impl Into<String>,
+});

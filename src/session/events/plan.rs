@@ -111,14 +111,12 @@ impl PlanArtifact {
             approved_at: None,
         }
     }
-
-    /// The same value with `approved_at` set: when the user approved it (ISO-8601, not validated).
-    #[must_use]
-    pub fn with_approved_at(mut self, approved_at: impl Into<String>) -> Self {
-        self.approved_at = Some(approved_at.into());
-        self
-    }
 }
+
+optional_setters!(PlanArtifact {
+    /// The same value with `approved_at` set: when the user approved it (ISO-8601, not validated).
+    with_approved_at => approved_at: impl Into<String>,
+});
 
 string_enum! {
     /// What happened to a plan (the `type` of `IPlanApprovalEvent`).

@@ -107,36 +107,24 @@ impl SessionStatusSnapshot {
         }
     }
 
-    /// The same value with `session_name` set: the session's name, when it has one.
-    #[must_use]
-    pub fn with_session_name(mut self, session_name: impl Into<String>) -> Self {
-        self.session_name = Some(session_name.into());
-        self
-    }
-
-    /// The same value with `goal` set: the goal being pursued (without one the snapshot writes
-    /// `goal: null`).
-    #[must_use]
-    pub fn with_goal(mut self, goal: GoalState) -> Self {
-        self.goal = Some(goal);
-        self
-    }
-
     /// The same value with `setup_required` set: true while no provider is configured.
     #[must_use]
     pub fn with_setup_required(mut self, setup_required: bool) -> Self {
         self.setup_required = setup_required;
         self
     }
+}
 
+optional_setters!(SessionStatusSnapshot {
+    /// The same value with `session_name` set: the session's name, when it has one.
+    with_session_name => session_name: impl Into<String>,
+    /// The same value with `goal` set: the goal being pursued (without one the snapshot writes
+    /// `goal: null`).
+    with_goal => goal: GoalState,
     /// The same value with `workspace` set: the workspace the session runs in, when the host names
     /// one.
-    #[must_use]
-    pub fn with_workspace(mut self, workspace: SessionStatusWorkspace) -> Self {
-        self.workspace = Some(workspace);
-        self
-    }
-}
+    with_workspace => workspace: SessionStatusWorkspace,
+});
 
 /// Skips `setupRequired` when it is `false`.
 #[cfg(feature = "serde")]
@@ -255,11 +243,9 @@ impl ModelListSnapshot {
             current_profile: None,
         }
     }
-
-    /// The same value with `current_profile` set: the current profile, when one is selected.
-    #[must_use]
-    pub fn with_current_profile(mut self, current_profile: impl Into<String>) -> Self {
-        self.current_profile = Some(current_profile.into());
-        self
-    }
 }
+
+optional_setters!(ModelListSnapshot {
+    /// The same value with `current_profile` set: the current profile, when one is selected.
+    with_current_profile => current_profile: impl Into<String>,
+});

@@ -146,48 +146,21 @@ impl ToolState {
             view_ref: None,
         }
     }
+}
 
+optional_setters!(ToolState {
     /// The same value with `result` set: how it ended, once it has.
-    #[must_use]
-    pub fn with_result(mut self, result: ToolResultStatus) -> Self {
-        self.result = Some(result);
-        self
-    }
-
+    with_result => result: ToolResultStatus,
     /// The same value with `diff_lines` set: the diff it produced, line by line.
-    #[must_use]
-    pub fn with_diff_lines(mut self, diff_lines: Vec<DiffLine>) -> Self {
-        self.diff_lines = Some(diff_lines);
-        self
-    }
-
+    with_diff_lines => diff_lines: Vec<DiffLine>,
     /// The same value with `diff_file` set: the file the diff is about.
-    #[must_use]
-    pub fn with_diff_file(mut self, diff_file: impl Into<String>) -> Self {
-        self.diff_file = Some(diff_file.into());
-        self
-    }
-
+    with_diff_file => diff_file: impl Into<String>,
     /// The same value with `tool_result_data` set: the tool's result data, as text.
-    #[must_use]
-    pub fn with_tool_result_data(mut self, tool_result_data: impl Into<String>) -> Self {
-        self.tool_result_data = Some(tool_result_data.into());
-        self
-    }
-
+    with_tool_result_data => tool_result_data: impl Into<String>,
     /// The same value with `execution_id` set: the call's identity, which every observation of it
     /// carries.
-    #[must_use]
-    pub fn with_execution_id(mut self, execution_id: impl Into<String>) -> Self {
-        self.execution_id = Some(execution_id.into());
-        self
-    }
-
+    with_execution_id => execution_id: impl Into<String>,
     /// The same value with `view_ref` set: the view the tool's source declared, by reference, on a
     /// finished model call; absent for a direct call.
-    #[must_use]
-    pub fn with_view_ref(mut self, view_ref: ViewReference) -> Self {
-        self.view_ref = Some(view_ref);
-        self
-    }
-}
+    with_view_ref => view_ref: ViewReference,
+});

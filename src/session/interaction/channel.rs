@@ -115,14 +115,12 @@ impl CommandInfo {
             subcommands: None,
         }
     }
-
-    /// The same value with `subcommands` set: its subcommands, when it has any.
-    #[must_use]
-    pub fn with_subcommands(mut self, subcommands: Vec<CommandInfo>) -> Self {
-        self.subcommands = Some(subcommands);
-        self
-    }
 }
+
+optional_setters!(CommandInfo {
+    /// The same value with `subcommands` set: its subcommands, when it has any.
+    with_subcommands => subcommands: Vec<CommandInfo>,
+});
 
 /// A tool call seen in an event stream (`IToolCallObservation`): exactly the call's id, name and
 /// arguments.

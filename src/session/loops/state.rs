@@ -178,23 +178,14 @@ pub struct SessionLoopState {
     pub fallback_used: bool,
 }
 
-impl SessionLoopState {
+optional_setters!(SessionLoopState {
     /// The same value with the omitted-prompt marker `use_default_prompt` set: `true` when the loop
     /// was created without an instruction, so the host re-reads its default prompt before each
     /// iteration.
-    #[must_use]
-    pub fn with_use_default_prompt(mut self, use_default_prompt: bool) -> Self {
-        self.use_default_prompt = Some(use_default_prompt);
-        self
-    }
-
+    with_use_default_prompt => use_default_prompt: bool,
     /// The same value with `delay_seconds` set: the last committed delay choice.
-    #[must_use]
-    pub fn with_delay_seconds(mut self, delay_seconds: LoopDelay) -> Self {
-        self.delay_seconds = Some(delay_seconds);
-        self
-    }
-}
+    with_delay_seconds => delay_seconds: LoopDelay,
+});
 
 impl SessionLoopState {
     /// A new loop whose first iteration is due: pending, generation 1, revision 0, no delay

@@ -232,22 +232,15 @@ impl PermissionRequestEvent {
         self.can_persist_project_permission = Some(can_persist_project_permission);
         self
     }
+}
 
+optional_setters!(PermissionRequestEvent {
     /// The same value with `requester_driver_id` set: the driver whose turn made the call, for
     /// attribution.
-    #[must_use]
-    pub fn with_requester_driver_id(mut self, requester_driver_id: impl Into<String>) -> Self {
-        self.requester_driver_id = Some(requester_driver_id.into());
-        self
-    }
-
+    with_requester_driver_id => requester_driver_id: impl Into<String>,
     /// The same value with `requester` set: who asks, when it is not the session's own turn.
-    #[must_use]
-    pub fn with_requester(mut self, requester: PermissionRequester) -> Self {
-        self.requester = Some(requester);
-        self
-    }
-}
+    with_requester => requester: PermissionRequester,
+});
 
 /// The `ask_request` event (`IAskRequestEvent`): the agent asks the user a question.
 ///
@@ -281,14 +274,12 @@ impl AskRequestEvent {
             requester_driver_id: None,
         }
     }
-
-    /// The same value with `requester_driver_id` set: the driver whose turn asked, for attribution.
-    #[must_use]
-    pub fn with_requester_driver_id(mut self, requester_driver_id: impl Into<String>) -> Self {
-        self.requester_driver_id = Some(requester_driver_id.into());
-        self
-    }
 }
+
+optional_setters!(AskRequestEvent {
+    /// The same value with `requester_driver_id` set: the driver whose turn asked, for attribution.
+    with_requester_driver_id => requester_driver_id: impl Into<String>,
+});
 
 /// The `prompt_resolved` event (`IPromptResolvedEvent`): the one canonical "settled" notice for
 /// every prompt kind, so a co-driving surface can dismiss a prompt somebody else answered.
@@ -320,14 +311,12 @@ impl PromptResolvedEvent {
             answerer_driver_id: None,
         }
     }
-
-    /// The same value with `answerer_driver_id` set: the driver whose answer settled it.
-    #[must_use]
-    pub fn with_answerer_driver_id(mut self, answerer_driver_id: impl Into<String>) -> Self {
-        self.answerer_driver_id = Some(answerer_driver_id.into());
-        self
-    }
 }
+
+optional_setters!(PromptResolvedEvent {
+    /// The same value with `answerer_driver_id` set: the driver whose answer settled it.
+    with_answerer_driver_id => answerer_driver_id: impl Into<String>,
+});
 
 /// The `context_file_refreshed` event (`IContextFileRefreshedEvent`): a context file was read
 /// again.

@@ -136,11 +136,9 @@ impl InteractiveSessionRecord {
             ..Self::default()
         }
     }
-
-    /// The same record with a display name for the session.
-    #[must_use]
-    pub fn with_name(mut self, name: impl Into<String>) -> Self {
-        self.name = Some(name.into());
-        self
-    }
 }
+
+optional_setters!(InteractiveSessionRecord {
+    /// The same record with a display name for the session.
+    with_name => name: impl Into<String>,
+});

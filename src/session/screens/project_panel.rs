@@ -80,29 +80,17 @@ impl ProjectStatusFile {
             removed: None,
         }
     }
+}
 
+optional_setters!(ProjectStatusFile {
     /// The same value with `renamed_from` set: for a rename or copy, the file's previous path.
-    #[must_use]
-    pub fn with_renamed_from(mut self, renamed_from: impl Into<String>) -> Self {
-        self.renamed_from = Some(renamed_from.into());
-        self
-    }
-
+    with_renamed_from => renamed_from: impl Into<String>,
     /// The same value with `added` set: lines added since `HEAD` (or the empty tree on an unborn
     /// branch); absent for untracked, conflicted and binary files.
-    #[must_use]
-    pub fn with_added(mut self, added: u32) -> Self {
-        self.added = Some(added);
-        self
-    }
-
+    with_added => added: u32,
     /// The same value with `removed` set: lines removed since `HEAD`; absent when `added` is.
-    #[must_use]
-    pub fn with_removed(mut self, removed: u32) -> Self {
-        self.removed = Some(removed);
-        self
-    }
-}
+    with_removed => removed: u32,
+});
 
 /// The git status of the workspace (`TProjectStatusRead`), tagged on `kind`.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -262,15 +262,13 @@ impl SettingsSandboxSection {
             unavailable_reason: None,
         }
     }
+}
 
+optional_setters!(SettingsSandboxSection {
     /// The same value with `unavailable_reason` set: why the sandbox cannot run here; absent when
     /// it can.
-    #[must_use]
-    pub fn with_unavailable_reason(mut self, unavailable_reason: impl Into<String>) -> Self {
-        self.unavailable_reason = Some(unavailable_reason.into());
-        self
-    }
-}
+    with_unavailable_reason => unavailable_reason: impl Into<String>,
+});
 
 /// A full read of the settings screen (`ISettingsSnapshot`): the six sections.
 ///

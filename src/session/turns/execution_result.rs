@@ -66,13 +66,6 @@ impl ExecutionResult {
         self
     }
 
-    /// The same result with the turn's measured usage.
-    #[must_use]
-    pub fn with_usage(mut self, usage: UsageSnapshot) -> Self {
-        self.usage = Some(usage);
-        self
-    }
-
     /// The same result with the files the prompt referenced and the turn loaded.
     #[must_use]
     pub fn with_prompt_file_references(
@@ -89,6 +82,11 @@ impl ExecutionResult {
         PartialExecutionResult::new(self)
     }
 }
+
+optional_setters!(ExecutionResult {
+    /// The same result with the turn's measured usage.
+    with_usage => usage: UsageSnapshot,
+});
 
 /// The partial result of an aborted turn, marked interrupted: for the session's local history
 /// only, never an answer to an external sender.

@@ -94,15 +94,13 @@ impl PeerTurnContext {
             reach: None,
         }
     }
+}
 
+optional_setters!(PeerTurnContext {
     /// The same value with `reach` set: where the peer runs, as admission established it (never as
     /// the peer claims).
-    #[must_use]
-    pub fn with_reach(mut self, reach: PeerReach) -> Self {
-        self.reach = Some(reach);
-        self
-    }
-}
+    with_reach => reach: PeerReach,
+});
 
 /// How a caller submits one turn (`ISubmitOptions`), generic over its abort signal `S`.
 ///
@@ -507,16 +505,14 @@ impl UiIntentEvent {
             requester_driver_id: None,
         }
     }
+}
 
+optional_setters!(UiIntentEvent {
     /// The same value with `requester_driver_id` set: the surface to show it on: stamped from the
     /// driver the command came from (the active turn's driver only as a fallback, for commands the
     /// model invoked).
-    #[must_use]
-    pub fn with_requester_driver_id(mut self, requester_driver_id: impl Into<String>) -> Self {
-        self.requester_driver_id = Some(requester_driver_id.into());
-        self
-    }
-}
+    with_requester_driver_id => requester_driver_id: impl Into<String>,
+});
 
 /// The `session_renamed` event (`ISessionRenamedEvent`), sent to every surface.
 ///

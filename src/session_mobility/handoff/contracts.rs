@@ -416,26 +416,19 @@ impl HandoffOutcome {
         }
     }
 
-    /// The same outcome, refused for `refusal`.
-    #[must_use]
-    pub fn with_refusal(mut self, refusal: HandoffRefusal) -> Self {
-        self.refusal = Some(refusal);
-        self
-    }
-
-    /// The same outcome, explained by `detail`.
-    #[must_use]
-    pub fn with_detail(mut self, detail: impl Into<String>) -> Self {
-        self.detail = Some(detail.into());
-        self
-    }
-
     /// True iff the phase is `committed` and there is no refusal ([`is_handoff_committed`]).
     #[must_use]
     pub fn is_committed(&self) -> bool {
         is_handoff_committed(self)
     }
 }
+
+optional_setters!(HandoffOutcome {
+    /// The same outcome, refused for `refusal`.
+    with_refusal => refusal: HandoffRefusal,
+    /// The same outcome, explained by `detail`.
+    with_detail => detail: impl Into<String>,
+});
 
 /// True iff `outcome` is committed (`isHandoffCommitted`): phase `committed` AND no refusal.
 /// "No refusal" alone never means committed: `staged` without a refusal is still in progress.

@@ -102,14 +102,12 @@ impl HandoffTransitionDetail {
         self.refusal = Some(refusal);
         self
     }
-
-    /// The same, recording `detail` as well.
-    #[must_use]
-    pub fn with_detail(mut self, detail: impl Into<String>) -> Self {
-        self.detail = Some(detail.into());
-        self
-    }
 }
+
+optional_setters!(HandoffTransitionDetail {
+    /// The same, recording `detail` as well.
+    with_detail => detail: impl Into<String>,
+});
 
 /// Why a move or a commit was refused. `Display` gives the reference's reason text.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]

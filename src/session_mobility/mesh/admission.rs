@@ -290,14 +290,6 @@ impl MeshAdmission {
         })
     }
 
-    /// The same admission carrying the workspace the peer's signed session descriptor claims. A
-    /// claim, never a grant: nothing in this family reads it to decide.
-    #[must_use]
-    pub fn with_workspace_claim(mut self, workspace: impl Into<String>) -> Self {
-        self.workspace = Some(workspace.into());
-        self
-    }
-
     /// What the handshake proved.
     #[must_use]
     pub const fn trust(&self) -> MeshTrust {
@@ -335,6 +327,12 @@ impl MeshAdmission {
         self.capabilities
     }
 }
+
+optional_setters!(MeshAdmission {
+    /// The same admission carrying the workspace the peer's signed session descriptor claims. A
+    /// claim, never a grant: nothing in this family reads it to decide.
+    with_workspace_claim => workspace: impl Into<String>,
+});
 
 /// Why [`MeshAdmission::new`] (or its decoder) refused an admission.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]

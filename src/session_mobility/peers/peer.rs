@@ -95,14 +95,12 @@ impl PeerOrigin {
             driver_id: None,
         }
     }
-
-    /// The same origin displayed as `driver_id` (attribution only).
-    #[must_use]
-    pub fn with_driver_id(mut self, driver_id: impl Into<DriverId>) -> Self {
-        self.driver_id = Some(driver_id.into());
-        self
-    }
 }
+
+optional_setters!(PeerOrigin {
+    /// The same origin displayed as `driver_id` (attribution only).
+    with_driver_id => driver_id: impl Into<DriverId>,
+});
 
 /// What the peer presented: possession, which is copyable. Only what the host verified counts
 /// (a token that matched, or the host's own explicit decision to run open); the credential
