@@ -31,13 +31,14 @@ use agent_interface::agent_core::{
     AssistantMessage, ToolCall, ToolCallFunction, ToolMessage, UniversalMessage,
 };
 use agent_interface::agent_core::{BackgroundPermissionPolicy, NeverAborted, TokenUsage};
-use agent_interface::analytics::{
+use agent_interface::analytics::usage::{
     ModelAttribution, TurnCost, UsageObservation, UsageOutcome, UsageSnapshot, UsageSnapshotKind,
     UsageSnapshotScope, UsageSource, UsageSurface,
 };
-use agent_interface::command::{
-    Command, CommandHostAction, CommandResult, CommandRunner, model_may_run, to_command_list_entry,
+use agent_interface::command::definition::{
+    Command, CommandHostAction, CommandResult, CommandRunner,
 };
+use agent_interface::command::listing::{model_may_run, to_command_list_entry};
 use agent_interface::execution::{
     task_event::BackgroundTaskEvent,
     task_request::{AgentBackgroundTaskRequest, BackgroundTaskRequest, BackgroundTaskRequestBase},

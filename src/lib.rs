@@ -48,8 +48,8 @@
 //! | `runtime::session_cache` | `session-cache` | the TTL session cache, fork, ownership rows, bounded-tail wake |
 //! | `runtime::shared_memory` | `shared-memory` | the read-only shared-memory provider seam |
 //!
-//! There are no root re-exports: every path names its family
-//! (`agent_interface::analytics::UsageSnapshot`).
+//! There are no root re-exports: every path names its family, and a large family its area too
+//! (`agent_interface::analytics::usage::UsageSnapshot`).
 //!
 //! # Wire forms
 //!

@@ -6,8 +6,8 @@
 use agent_interface::agent_core::{
     ActionRequest, JsonDecodeError, Value, from_json_slice, from_json_str, from_json_value,
 };
-use agent_interface::analytics::UsageBySourceReport;
-use agent_interface::command::Command;
+use agent_interface::analytics::reports::UsageBySourceReport;
+use agent_interface::command::definition::Command;
 use agent_interface::execution::groups::BackgroundJobGroupCreateRequest;
 use agent_interface::runtime::policy::PutRulesOptions;
 use agent_interface::runtime::reconcile::ReconcileReport;

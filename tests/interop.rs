@@ -15,11 +15,12 @@ extern crate alloc;
 use std::path::PathBuf;
 
 use agent_interface::agent_core::HistoryEntry;
-use agent_interface::analytics::{
-    PersonalUsageReport, PersonalUsageRequest, ProviderCallTraceEntry, UsageBySourceReport,
-    UsageObservation, UsageSnapshot,
+use agent_interface::analytics::reports::{
+    PersonalUsageReport, PersonalUsageRequest, UsageBySourceReport,
 };
-use agent_interface::command::{CommandHostAction, CommandUiIntent};
+use agent_interface::analytics::trace::ProviderCallTraceEntry;
+use agent_interface::analytics::usage::{UsageObservation, UsageSnapshot};
+use agent_interface::command::definition::{CommandHostAction, CommandUiIntent};
 use agent_interface::execution::task_request::BackgroundTaskRequest;
 use agent_interface::session::{
     capabilities::SESSION_CAPABILITY_MEMBER_KEYS,

@@ -7,7 +7,7 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::SchemaVersion;
+use super::schema::SchemaVersion;
 
 string_enum! {
     /// What a content item holds.

@@ -1,4 +1,8 @@
-//! The schema-version literal shared by the versioned analytics records.
+//! The schema-version literal shared by the versioned analytics records (the live trace batch,
+//! the live content batch and the personal usage report).
+//!
+//! [`SchemaVersion`] has exactly one value, so a record holding it cannot claim another version;
+//! decoding any other number fails, naming `schemaVersion`.
 
 /// The literal `schemaVersion: 1` of the live trace batch, the live content batch and the
 /// personal usage report.

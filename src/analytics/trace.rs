@@ -6,7 +6,8 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::{SchemaVersion, UsageOutcome};
+use super::schema::SchemaVersion;
+use super::usage::UsageOutcome;
 
 string_enum! {
     /// How a provider round was served.

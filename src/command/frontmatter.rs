@@ -1,5 +1,8 @@
 //! The vocabulary of decoding a skill's or an agent's frontmatter (`frontmatter-contracts` in the
 //! TypeScript package): options, diagnostics, decoded values and the decode result.
+//!
+//! Vocabulary only: the decoder is the host's. A decode result is a value or the diagnostics
+//! explaining why there is none, never both ([`FrontmatterDecodeResult`]).
 
 use alloc::string::String;
 use alloc::vec::Vec;

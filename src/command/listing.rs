@@ -1,12 +1,15 @@
 //! How commands and skills are listed to host UIs, autocomplete and the wire
 //! (`ICommandListEntry`, `ICommandSubcommandEntry`, `ICommandSkillListEntry`), the projections
 //! that build those entries, and which invocations the model may make.
+//!
+//! The projections are pure and total (the rules are spelled out in the [family
+//! docs](crate::command#rules-as-pure-functions)); an entry carries only its contract's keys, and
+//! any other key of the JSON is dropped, never written back.
 
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::definition::Command;
-use super::invocation::{CommandRunner, CommandSurface};
+use super::definition::{Command, CommandRunner, CommandSurface};
 
 /// A subcommand as a listing shows it (`ICommandSubcommandEntry`): exactly a name, a
 /// description, and optionally a display name and an argument hint.

@@ -87,9 +87,8 @@ use crate::agent_core::{
     ActionResponse, ContextWindowState, ErrorValue, HistoryEntry, ModelEffortSelection,
     PermissionMode, ToolExecutionResult, ToolParameters, ToolSchema, UniversalMessage,
 };
-use crate::command::{
-    CommandInvocationSource, CommandListEntry, CommandResult, CommandSkillListEntry,
-};
+use crate::command::definition::{CommandInvocationSource, CommandResult};
+use crate::command::listing::{CommandListEntry, CommandSkillListEntry};
 use crate::execution::{
     groups::{BackgroundJobGroupState, BackgroundJobGroupStatus, BackgroundJobWaitPolicy},
     subagents::{SubagentJobState, SubagentJobStatus},

@@ -7,7 +7,7 @@ use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 
-use agent_interface::analytics::*;
+use agent_interface::analytics::{content::*, reports::*, schema::*, trace::*, usage::*};
 use serde_json::Value;
 
 use crate::support::s;

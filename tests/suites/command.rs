@@ -9,7 +9,10 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use agent_interface::agent_core::*;
-use agent_interface::command::*;
+use agent_interface::command::{
+    appearance::*, capabilities::*, definition::*, frontmatter::*, listing::*, plugins::*,
+    skills::*,
+};
 
 use crate::support::{block_on, decode, s};
 use crate::support::{golden, json_eq, rejects, to_json};

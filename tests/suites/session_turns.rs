@@ -228,7 +228,7 @@ fn all_events() -> Vec<SessionEvent> {
         ask_request(),
         SessionEvent::PromptResolved(PromptResolvedEvent::new("a1")),
         SessionEvent::UiIntent(
-            UiIntentEvent::new(agent_interface::command::CommandUiIntent::ShowSettings)
+            UiIntentEvent::new(agent_interface::command::definition::CommandUiIntent::ShowSettings)
                 .with_requester_driver_id(OWNER_DRIVER_ID),
         ),
         SessionEvent::SessionRenamed(SessionRenamedEvent::new("Parser fixes")),
@@ -464,7 +464,7 @@ cases! {
             assert_eq!(wake.attributed_driver_id(), Some(AGENT_DRIVER_ID));
             let remote = SubmitOptions::new()
                 .with_driver_id("device-42")
-                .with_surface(agent_interface::analytics::UsageSurface::Browser);
+                .with_surface(agent_interface::analytics::usage::UsageSurface::Browser);
             assert_eq!(remote.attributed_driver_id(), Some("device-42"));
         }
 
@@ -684,7 +684,7 @@ cases! {
                 "ui_intent",
                 include_str!("../golden/session/turns/ui_intent.json"),
             );
-            assert_eq!(event.intent, agent_interface::command::CommandUiIntent::ShowSettings);
+            assert_eq!(event.intent, agent_interface::command::definition::CommandUiIntent::ShowSettings);
             assert_eq!(event.requester_driver_id.as_deref(), Some(OWNER_DRIVER_ID));
         }
 
@@ -1182,7 +1182,7 @@ cases! {
                 .count();
             assert_eq!(special, 2);
             let intent = SessionEvent::UiIntent(
-                UiIntentEvent::new(agent_interface::command::CommandUiIntent::ShowThemePicker)
+                UiIntentEvent::new(agent_interface::command::definition::CommandUiIntent::ShowThemePicker)
                     .with_requester_driver_id("device-42"),
             );
             assert_eq!(intent.audience(), EventAudience::RequestingSurface);

@@ -87,9 +87,8 @@ use core::pin::Pin;
 use crate::agent_core::{
     ActionResponse, ContextWindowState, ErrorValue, HistoryEntry, UniversalMessage,
 };
-use crate::command::{
-    CommandInvocationSource, CommandListEntry, CommandResult, CommandSkillListEntry,
-};
+use crate::command::definition::{CommandInvocationSource, CommandResult};
+use crate::command::listing::{CommandListEntry, CommandSkillListEntry};
 use crate::execution::{
     groups::{BackgroundJobGroupState, BackgroundJobWaitPolicy},
     subagents::SubagentJobState,

@@ -7,7 +7,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::agent_core::{ContextWindowState, HistoryEntry};
-use crate::analytics::UsageSnapshot;
+use crate::analytics::usage::UsageSnapshot;
 
 use super::turn::ToolSummary;
 use crate::session::events::PromptFileReferenceRecord;

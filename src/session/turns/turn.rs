@@ -9,8 +9,8 @@ use alloc::string::String;
 /// The one cancellation signal, from the base vocabulary: the signal type of [`SubmitOptions`].
 pub use crate::agent_core::{AbortSignal, NeverAborted};
 use crate::agent_core::{ErrorValue, PeerReach};
-use crate::analytics::UsageSurface;
-use crate::command::CommandUiIntent;
+use crate::analytics::usage::UsageSurface;
+use crate::command::definition::CommandUiIntent;
 
 use super::execution_result::TurnOutcome;
 

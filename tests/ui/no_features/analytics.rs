@@ -1,4 +1,4 @@
 //! Without `analytics`, the family does not exist.
-use agent_interface::analytics::UsageSnapshot;
+use agent_interface::analytics::usage::UsageSnapshot;
 
 fn main() {}

@@ -1,4 +1,4 @@
 //! Without `command`, the family does not exist.
-use agent_interface::command::CommandResult;
+use agent_interface::command::definition::CommandResult;
 
 fn main() {}

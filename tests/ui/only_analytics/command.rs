@@ -1,4 +1,4 @@
 //! With only `analytics`, command does not exist.
-use agent_interface::command::CommandResult;
+use agent_interface::command::definition::CommandResult;
 
 fn main() {}

@@ -1,4 +1,4 @@
 //! With only `execution`, analytics does not exist.
-use agent_interface::analytics::UsageSnapshot;
+use agent_interface::analytics::usage::UsageSnapshot;
 
 fn main() {}

@@ -1,4 +1,4 @@
 //! With only `transport`, analytics does not exist.
-use agent_interface::analytics::UsageSnapshot;
+use agent_interface::analytics::usage::UsageSnapshot;
 
 fn main() {}

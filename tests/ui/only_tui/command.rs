@@ -1,4 +1,4 @@
 //! With only `tui`, command does not exist.
-use agent_interface::command::CommandResult;
+use agent_interface::command::definition::CommandResult;
 
 fn main() {}

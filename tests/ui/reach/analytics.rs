@@ -1,5 +1,5 @@
-//! With `analytics`, the family is reachable through its root.
-use agent_interface::analytics::{CostStatus, UsageSnapshot};
+//! With `analytics`, the family is reachable through its submodules.
+use agent_interface::analytics::usage::{CostStatus, UsageSnapshot};
 
 fn main() {
     let _ = core::mem::size_of::<UsageSnapshot>();

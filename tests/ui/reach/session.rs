@@ -1,6 +1,6 @@
 //! With `session`, the family and the lower families it names are reachable.
-use agent_interface::analytics::UsageSurface;
-use agent_interface::command::CommandUiIntent;
+use agent_interface::analytics::usage::UsageSurface;
+use agent_interface::command::definition::CommandUiIntent;
 use agent_interface::execution::task_vocabulary::BackgroundTaskStatus;
 use agent_interface::session::turns::{OWNER_DRIVER_ID, TurnNotRunReason};
 

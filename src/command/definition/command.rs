@@ -6,9 +6,9 @@ use alloc::vec::Vec;
 
 use crate::agent_core::ModelEffort;
 
-use super::capability::CapabilitySafety;
 use super::invocation::{CommandRunner, CommandSurface};
 use super::result::CommandResult;
+use crate::command::capabilities::CapabilitySafety;
 
 /// A command as its source declares it (`ICommand`): plain data, with no behaviour attached.
 ///
@@ -66,16 +66,16 @@ pub struct Command {
     )]
     pub argument_hint: Option<String>,
     /// `Some(true)` forbids the model to invoke this skill; absent or `false` allows it (the
-    /// skill reading, see [`to_skill_list_entry`](super::to_skill_list_entry)).
+    /// skill reading, see [`to_skill_list_entry`](crate::command::listing::to_skill_list_entry)).
     #[cfg_attr(
         feature = "serde",
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub disable_model_invocation: Option<bool>,
     /// `Some(true)` lets the model invoke this command; absent means it may not (the command
-    /// reading, see [`to_command_list_entry`](super::to_command_list_entry)). On a subcommand,
+    /// reading, see [`to_command_list_entry`](crate::command::listing::to_command_list_entry)). On a subcommand,
     /// declaring it at all narrows what the model may run (see
-    /// [`model_may_run`](super::model_may_run)).
+    /// [`model_may_run`](crate::command::listing::model_may_run)).
     #[cfg_attr(
         feature = "serde",
         serde(default, skip_serializing_if = "Option::is_none")

@@ -1,5 +1,8 @@
 //! Capability descriptors: what the model and the user are told about a command, skill, agent or
 //! tool (`capability-contracts` in the TypeScript package).
+//!
+//! Kinds and safety levels are enums with the exact wire literals, and an unknown literal fails to
+//! decode; [`CapabilitySafety`] is closed, so a host can match every level when it gates one.
 
 use alloc::string::String;
 

@@ -1,4 +1,7 @@
 //! The plugin surface a command host exposes (`ICommandPluginAdapter`) and the records it trades.
+//!
+//! Every member of the adapter port is asynchronous and fails only with the adapter's own
+//! `Error`; the install scope is a set of the exact wire literals, any other fails to decode.
 
 use alloc::string::String;
 use alloc::vec::Vec;

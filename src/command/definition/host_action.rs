@@ -4,7 +4,7 @@ use alloc::string::String;
 
 use crate::agent_core::SessionEndReason;
 
-use super::settings::{AppearanceSettingsPatch, StatusLineCommandSettingsPatch};
+use crate::command::appearance::{AppearanceSettingsPatch, StatusLineCommandSettingsPatch};
 
 string_enum! {
     /// The kind of a [`CommandHostAction`]: its wire `type`, without the payload.

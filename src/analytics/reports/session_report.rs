@@ -4,7 +4,7 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::UsageSource;
+use crate::analytics::usage::UsageSource;
 
 /// One timed operation, carried as the `data` of a history entry on the session record.
 #[derive(Clone, Debug, PartialEq)]

@@ -4,7 +4,8 @@ use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::{CostStatus, SchemaVersion};
+use crate::analytics::schema::SchemaVersion;
+use crate::analytics::usage::CostStatus;
 
 string_enum! {
     /// The reporting window, counted in local days.
@@ -78,7 +79,7 @@ pub struct PersonalUsageTotals {
     /// Turns that could not be priced; the key is left out when there are none.
     #[cfg_attr(
         feature = "serde",
-        serde(default, skip_serializing_if = "super::wire::is_zero")
+        serde(default, skip_serializing_if = "crate::analytics::wire::is_zero")
     )]
     pub unpriced_turns: u64,
 }
@@ -141,7 +142,7 @@ pub struct PersonalUsageDimension {
     /// Turns that could not be priced; the key is left out when there are none.
     #[cfg_attr(
         feature = "serde",
-        serde(default, skip_serializing_if = "super::wire::is_zero")
+        serde(default, skip_serializing_if = "crate::analytics::wire::is_zero")
     )]
     pub unpriced_turns: u64,
     /// Sessions that contributed to this value.

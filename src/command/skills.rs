@@ -1,5 +1,9 @@
 //! Skills: resolving a skill command to instructions (`ISkillExecutionPort`), and the host's
 //! authority over lazily admitted skill content (`ISkillContentActivation`, `ISkillResource`).
+//!
+//! A resolution yields a prompt to inject only in `inject` mode
+//! ([`SkillResolutionResult::inject_prompt`]); both ports are `async fn` traits with no `Send`
+//! bound that fail only with their own associated `Error`.
 
 use alloc::string::String;
 use alloc::vec::Vec;
