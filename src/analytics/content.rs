@@ -133,14 +133,12 @@ impl LivePromptContentToolRef {
             span_id: None,
         }
     }
-
-    /// Sets the span id of the tool body.
-    #[must_use]
-    pub fn with_span_id(mut self, span_id: impl Into<String>) -> Self {
-        self.span_id = Some(span_id.into());
-        self
-    }
 }
+
+optional_setters!(LivePromptContentToolRef {
+    /// Sets the span id of the tool body.
+    with_span_id => span_id: impl Into<String>,
+});
 
 /// The `kind` and `tool` keys of a content item as one value: the two tool kinds always carry
 /// their tool reference and the two text kinds never do.

@@ -156,31 +156,10 @@ impl ProviderCallTraceEntry {
         }
     }
 
-    /// Sets the id of the provider call.
-    #[must_use]
-    pub fn with_call_id(mut self, call_id: impl Into<String>) -> Self {
-        self.call_id = Some(call_id.into());
-        self
-    }
-
     /// Sets how the round was served.
     #[must_use]
     pub const fn with_disposition(mut self, disposition: ProviderCallDisposition) -> Self {
         self.disposition = Some(disposition);
-        self
-    }
-
-    /// Sets the provider that served the round.
-    #[must_use]
-    pub fn with_provider_id(mut self, provider_id: impl Into<String>) -> Self {
-        self.provider_id = Some(provider_id.into());
-        self
-    }
-
-    /// Sets the model that served the round.
-    #[must_use]
-    pub fn with_model_id(mut self, model_id: impl Into<String>) -> Self {
-        self.model_id = Some(model_id.into());
         self
     }
 
@@ -211,14 +190,18 @@ impl ProviderCallTraceEntry {
         self.total_tokens = Some(total_tokens);
         self
     }
-
-    /// Sets the provider's opaque request id (live projection only).
-    #[must_use]
-    pub fn with_provider_request_id(mut self, provider_request_id: impl Into<String>) -> Self {
-        self.provider_request_id = Some(provider_request_id.into());
-        self
-    }
 }
+
+optional_setters!(ProviderCallTraceEntry {
+    /// Sets the id of the provider call.
+    with_call_id => call_id: impl Into<String>,
+    /// Sets the provider that served the round.
+    with_provider_id => provider_id: impl Into<String>,
+    /// Sets the model that served the round.
+    with_model_id => model_id: impl Into<String>,
+    /// Sets the provider's opaque request id (live projection only).
+    with_provider_request_id => provider_request_id: impl Into<String>,
+});
 
 /// The awaited body of one permitted tool call under a prompt-execution root. Timestamps are
 /// ISO-8601 text and are not validated.
@@ -278,21 +261,14 @@ impl ToolBodyTraceEntry {
             tool_name: None,
         }
     }
-
-    /// Sets the id of the tool call (live projection only).
-    #[must_use]
-    pub fn with_tool_call_id(mut self, tool_call_id: impl Into<String>) -> Self {
-        self.tool_call_id = Some(tool_call_id.into());
-        self
-    }
-
-    /// Sets the name of the tool (live projection only).
-    #[must_use]
-    pub fn with_tool_name(mut self, tool_name: impl Into<String>) -> Self {
-        self.tool_name = Some(tool_name.into());
-        self
-    }
 }
+
+optional_setters!(ToolBodyTraceEntry {
+    /// Sets the id of the tool call (live projection only).
+    with_tool_call_id => tool_call_id: impl Into<String>,
+    /// Sets the name of the tool (live projection only).
+    with_tool_name => tool_name: impl Into<String>,
+});
 
 /// The live-only permission decision on one tool call, taken before any body runs; never
 /// persisted. The timestamp is ISO-8601 text and is not validated.
@@ -334,14 +310,12 @@ impl ToolPermissionDecisionEntry {
             tool_call_id: None,
         }
     }
-
-    /// Sets the id of the tool call (the join key).
-    #[must_use]
-    pub fn with_tool_call_id(mut self, tool_call_id: impl Into<String>) -> Self {
-        self.tool_call_id = Some(tool_call_id.into());
-        self
-    }
 }
+
+optional_setters!(ToolPermissionDecisionEntry {
+    /// Sets the id of the tool call (the join key).
+    with_tool_call_id => tool_call_id: impl Into<String>,
+});
 
 /// The prompt-execution root span of a live trace batch. Timestamps are ISO-8601 text and are
 /// not validated.

@@ -98,25 +98,13 @@ impl CapabilityDescriptor {
             requires_permission: None,
         }
     }
-
-    /// The same descriptor with an argument hint (e.g. `<file>`).
-    #[must_use]
-    pub fn with_argument_hint(mut self, argument_hint: impl Into<String>) -> Self {
-        self.argument_hint = Some(argument_hint.into());
-        self
-    }
-
-    /// The same descriptor declaring its strongest effect.
-    #[must_use]
-    pub fn with_safety(mut self, safety: CapabilitySafety) -> Self {
-        self.safety = Some(safety);
-        self
-    }
-
-    /// The same descriptor saying whether running it needs the user's permission.
-    #[must_use]
-    pub fn with_requires_permission(mut self, requires_permission: bool) -> Self {
-        self.requires_permission = Some(requires_permission);
-        self
-    }
 }
+
+optional_setters!(CapabilityDescriptor {
+    /// The same descriptor with an argument hint (e.g. `<file>`).
+    with_argument_hint => argument_hint: impl Into<String>,
+    /// The same descriptor declaring its strongest effect.
+    with_safety => safety: CapabilitySafety,
+    /// The same descriptor saying whether running it needs the user's permission.
+    with_requires_permission => requires_permission: bool,
+});

@@ -133,21 +133,14 @@ impl FrontmatterDiagnostic {
             message: message.into(),
         }
     }
-
-    /// The same diagnostic on this 1-based line.
-    #[must_use]
-    pub fn with_line(mut self, line: NonZeroU32) -> Self {
-        self.line = Some(line);
-        self
-    }
-
-    /// The same diagnostic about this key.
-    #[must_use]
-    pub fn with_field(mut self, field: impl Into<String>) -> Self {
-        self.field = Some(field.into());
-        self
-    }
 }
+
+optional_setters!(FrontmatterDiagnostic {
+    /// The same diagnostic on this 1-based line.
+    with_line => line: NonZeroU32,
+    /// The same diagnostic about this key.
+    with_field => field: impl Into<String>,
+});
 
 /// A decoded skill frontmatter (`IDecodedSkillFrontmatter`, `kind: 'skill'`; the tag lives on
 /// [`DecodedFrontmatter`]).
@@ -220,63 +213,26 @@ impl DecodedSkillFrontmatter {
             ..Self::default()
         }
     }
-
-    /// The same skill with an argument hint.
-    #[must_use]
-    pub fn with_argument_hint(mut self, argument_hint: impl Into<String>) -> Self {
-        self.argument_hint = Some(argument_hint.into());
-        self
-    }
-
-    /// The same skill with `disable-model-invocation` set.
-    #[must_use]
-    pub fn with_disable_model_invocation(mut self, disable_model_invocation: bool) -> Self {
-        self.disable_model_invocation = Some(disable_model_invocation);
-        self
-    }
-
-    /// The same skill with `user-invocable` set.
-    #[must_use]
-    pub fn with_user_invocable(mut self, user_invocable: bool) -> Self {
-        self.user_invocable = Some(user_invocable);
-        self
-    }
-
-    /// The same skill with the tools it may use.
-    #[must_use]
-    pub fn with_allowed_tools(mut self, allowed_tools: Vec<String>) -> Self {
-        self.allowed_tools = Some(allowed_tools);
-        self
-    }
-
-    /// The same skill asking for a model.
-    #[must_use]
-    pub fn with_model(mut self, model: impl Into<String>) -> Self {
-        self.model = Some(model.into());
-        self
-    }
-
-    /// The same skill asking for a reasoning effort.
-    #[must_use]
-    pub fn with_effort(mut self, effort: ModelEffort) -> Self {
-        self.effort = Some(effort);
-        self
-    }
-
-    /// The same skill with where it runs.
-    #[must_use]
-    pub fn with_context(mut self, context: FrontmatterContext) -> Self {
-        self.context = Some(context);
-        self
-    }
-
-    /// The same skill running as this agent.
-    #[must_use]
-    pub fn with_agent(mut self, agent: impl Into<String>) -> Self {
-        self.agent = Some(agent.into());
-        self
-    }
 }
+
+optional_setters!(DecodedSkillFrontmatter {
+    /// The same skill with an argument hint.
+    with_argument_hint => argument_hint: impl Into<String>,
+    /// The same skill with `disable-model-invocation` set.
+    with_disable_model_invocation => disable_model_invocation: bool,
+    /// The same skill with `user-invocable` set.
+    with_user_invocable => user_invocable: bool,
+    /// The same skill with the tools it may use.
+    with_allowed_tools => allowed_tools: Vec<String>,
+    /// The same skill asking for a model.
+    with_model => model: impl Into<String>,
+    /// The same skill asking for a reasoning effort.
+    with_effort => effort: ModelEffort,
+    /// The same skill with where it runs.
+    with_context => context: FrontmatterContext,
+    /// The same skill running as this agent.
+    with_agent => agent: impl Into<String>,
+});
 
 /// A decoded agent frontmatter (`IDecodedAgentFrontmatter`, `kind: 'agent'`; the tag lives on
 /// [`DecodedFrontmatter`]).
@@ -326,35 +282,18 @@ impl DecodedAgentFrontmatter {
             ..Self::default()
         }
     }
-
-    /// The same agent running on this model.
-    #[must_use]
-    pub fn with_model(mut self, model: impl Into<String>) -> Self {
-        self.model = Some(model.into());
-        self
-    }
-
-    /// The same agent limited to `max_turns` turns.
-    #[must_use]
-    pub fn with_max_turns(mut self, max_turns: NonZeroU64) -> Self {
-        self.max_turns = Some(max_turns);
-        self
-    }
-
-    /// The same agent with the tools it may use.
-    #[must_use]
-    pub fn with_tools(mut self, tools: Vec<String>) -> Self {
-        self.tools = Some(tools);
-        self
-    }
-
-    /// The same agent with the tools it must not use.
-    #[must_use]
-    pub fn with_disallowed_tools(mut self, disallowed_tools: Vec<String>) -> Self {
-        self.disallowed_tools = Some(disallowed_tools);
-        self
-    }
 }
+
+optional_setters!(DecodedAgentFrontmatter {
+    /// The same agent running on this model.
+    with_model => model: impl Into<String>,
+    /// The same agent limited to `max_turns` turns.
+    with_max_turns => max_turns: NonZeroU64,
+    /// The same agent with the tools it may use.
+    with_tools => tools: Vec<String>,
+    /// The same agent with the tools it must not use.
+    with_disallowed_tools => disallowed_tools: Vec<String>,
+});
 
 /// A decoded frontmatter (`TDecodedFrontmatter`), tagged on `kind`.
 #[derive(Clone, Debug, PartialEq, Eq)]

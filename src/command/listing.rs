@@ -50,21 +50,14 @@ impl CommandSubcommandEntry {
             argument_hint: None,
         }
     }
-
-    /// The same entry with a friendlier label for menus.
-    #[must_use]
-    pub fn with_display_name(mut self, display_name: impl Into<String>) -> Self {
-        self.display_name = Some(display_name.into());
-        self
-    }
-
-    /// The same entry with an argument hint.
-    #[must_use]
-    pub fn with_argument_hint(mut self, argument_hint: impl Into<String>) -> Self {
-        self.argument_hint = Some(argument_hint.into());
-        self
-    }
 }
+
+optional_setters!(CommandSubcommandEntry {
+    /// The same entry with a friendlier label for menus.
+    with_display_name => display_name: impl Into<String>,
+    /// The same entry with an argument hint.
+    with_argument_hint => argument_hint: impl Into<String>,
+});
 
 /// The minimal projection of a command shown to host UIs, autocomplete and the wire
 /// (`ICommandListEntry`).
@@ -137,42 +130,20 @@ impl CommandListEntry {
             subcommands: None,
         }
     }
-
-    /// The same entry with a friendlier label.
-    #[must_use]
-    pub fn with_display_name(mut self, display_name: impl Into<String>) -> Self {
-        self.display_name = Some(display_name.into());
-        self
-    }
-
-    /// The same entry with a usage example.
-    #[must_use]
-    pub fn with_example(mut self, example: impl Into<String>) -> Self {
-        self.example = Some(example.into());
-        self
-    }
-
-    /// The same entry with the client surfaces it runs on.
-    #[must_use]
-    pub fn with_surfaces(mut self, surfaces: Vec<CommandSurface>) -> Self {
-        self.surfaces = Some(surfaces);
-        self
-    }
-
-    /// The same entry with an argument hint.
-    #[must_use]
-    pub fn with_argument_hint(mut self, argument_hint: impl Into<String>) -> Self {
-        self.argument_hint = Some(argument_hint.into());
-        self
-    }
-
-    /// The same entry with its subcommands, for completion.
-    #[must_use]
-    pub fn with_subcommands(mut self, subcommands: Vec<CommandSubcommandEntry>) -> Self {
-        self.subcommands = Some(subcommands);
-        self
-    }
 }
+
+optional_setters!(CommandListEntry {
+    /// The same entry with a friendlier label.
+    with_display_name => display_name: impl Into<String>,
+    /// The same entry with a usage example.
+    with_example => example: impl Into<String>,
+    /// The same entry with the client surfaces it runs on.
+    with_surfaces => surfaces: Vec<CommandSurface>,
+    /// The same entry with an argument hint.
+    with_argument_hint => argument_hint: impl Into<String>,
+    /// The same entry with its subcommands, for completion.
+    with_subcommands => subcommands: Vec<CommandSubcommandEntry>,
+});
 
 /// A skill as a listing shows it (`ICommandSkillListEntry`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -231,28 +202,16 @@ impl CommandSkillListEntry {
             agent: None,
         }
     }
-
-    /// The same entry with an argument hint.
-    #[must_use]
-    pub fn with_argument_hint(mut self, argument_hint: impl Into<String>) -> Self {
-        self.argument_hint = Some(argument_hint.into());
-        self
-    }
-
-    /// The same entry with where the skill runs (an open label).
-    #[must_use]
-    pub fn with_context(mut self, context: impl Into<String>) -> Self {
-        self.context = Some(context.into());
-        self
-    }
-
-    /// The same entry with the agent the skill runs as.
-    #[must_use]
-    pub fn with_agent(mut self, agent: impl Into<String>) -> Self {
-        self.agent = Some(agent.into());
-        self
-    }
 }
+
+optional_setters!(CommandSkillListEntry {
+    /// The same entry with an argument hint.
+    with_argument_hint => argument_hint: impl Into<String>,
+    /// The same entry with where the skill runs (an open label).
+    with_context => context: impl Into<String>,
+    /// The same entry with the agent the skill runs as.
+    with_agent => agent: impl Into<String>,
+});
 
 /// Projects a command to its listing entry (`toCommandListEntry`).
 ///

@@ -38,13 +38,6 @@ impl SkillResolutionResult {
         }
     }
 
-    /// The same resolution with the prompt to inject.
-    #[must_use]
-    pub fn with_prompt(mut self, prompt: impl Into<String>) -> Self {
-        self.prompt = Some(prompt.into());
-        self
-    }
-
     /// The mode that injects the resolved prompt into the conversation.
     pub const INJECT: &'static str = "inject";
 
@@ -60,6 +53,11 @@ impl SkillResolutionResult {
     }
 }
 
+optional_setters!(SkillResolutionResult {
+    /// The same resolution with the prompt to inject.
+    with_prompt => prompt: impl Into<String>,
+});
+
 /// Options of [`SkillExecutionPort::resolve_skill`] (the `opts` argument).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -74,14 +72,10 @@ pub struct SkillResolveOptions {
     pub session_id: Option<String>,
 }
 
-impl SkillResolveOptions {
+optional_setters!(SkillResolveOptions {
     /// The same options, resolving for this session.
-    #[must_use]
-    pub fn with_session_id(mut self, session_id: impl Into<String>) -> Self {
-        self.session_id = Some(session_id.into());
-        self
-    }
-}
+    with_session_id => session_id: impl Into<String>,
+});
 
 /// Loads skill commands and resolves one to instructions (`ISkillExecutionPort`).
 ///

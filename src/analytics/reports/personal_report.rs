@@ -296,14 +296,12 @@ impl PersonalUsageSessionLabel {
             workspace: None,
         }
     }
-
-    /// Sets the workspace of the session.
-    #[must_use]
-    pub fn with_workspace(mut self, workspace: impl Into<String>) -> Self {
-        self.workspace = Some(workspace.into());
-        self
-    }
 }
+
+optional_setters!(PersonalUsageSessionLabel {
+    /// Sets the workspace of the session.
+    with_workspace => workspace: impl Into<String>,
+});
 
 /// The local dates a report covers.
 #[derive(Clone, Debug, PartialEq, Eq)]

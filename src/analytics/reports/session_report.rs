@@ -200,13 +200,6 @@ impl UsageBySourceReport {
         }
     }
 
-    /// Sets the unit that used the most tokens.
-    #[must_use]
-    pub fn with_top_consumer(mut self, top_consumer: UsageSourceTotals) -> Self {
-        self.top_consumer = Some(top_consumer);
-        self
-    }
-
     /// True when [`Self::by_source`] is in the contract's order, `totalTokens` descending.
     #[must_use]
     pub fn is_sorted_by_tokens(&self) -> bool {
@@ -214,3 +207,8 @@ impl UsageBySourceReport {
             .is_sorted_by(|earlier, later| earlier.total_tokens >= later.total_tokens)
     }
 }
+
+optional_setters!(UsageBySourceReport {
+    /// Sets the unit that used the most tokens.
+    with_top_consumer => top_consumer: UsageSourceTotals,
+});

@@ -72,20 +72,6 @@ impl UsageSource {
         }
     }
 
-    /// Sets the stable id of the unit.
-    #[must_use]
-    pub fn with_id(mut self, id: impl Into<String>) -> Self {
-        self.id = Some(id.into());
-        self
-    }
-
-    /// Sets the human label of the unit.
-    #[must_use]
-    pub fn with_label(mut self, label: impl Into<String>) -> Self {
-        self.label = Some(label.into());
-        self
-    }
-
     /// The main thread: scope `main`, no id, no label.
     #[must_use]
     pub const fn main() -> Self {
@@ -96,3 +82,10 @@ impl UsageSource {
         }
     }
 }
+
+optional_setters!(UsageSource {
+    /// Sets the stable id of the unit.
+    with_id => id: impl Into<String>,
+    /// Sets the human label of the unit.
+    with_label => label: impl Into<String>,
+});

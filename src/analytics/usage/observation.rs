@@ -308,31 +308,19 @@ impl UsageObservation {
         self
     }
 
-    /// Sets the provider that served the turn.
-    #[must_use]
-    pub fn with_provider_id(mut self, provider_id: impl Into<String>) -> Self {
-        self.provider_id = Some(provider_id.into());
-        self
-    }
-
     /// Sets the product surface of the turn.
     #[must_use]
     pub const fn with_surface(mut self, surface: UsageSurface) -> Self {
         self.surface = Some(surface);
         self
     }
-
-    /// Sets the execution unit the turn is attributed to.
-    #[must_use]
-    pub fn with_source(mut self, source: UsageSource) -> Self {
-        self.source = Some(source);
-        self
-    }
-
-    /// Sets the usage snapshot of the turn.
-    #[must_use]
-    pub fn with_usage(mut self, usage: UsageSnapshot) -> Self {
-        self.usage = Some(usage);
-        self
-    }
 }
+
+optional_setters!(UsageObservation {
+    /// Sets the provider that served the turn.
+    with_provider_id => provider_id: impl Into<String>,
+    /// Sets the execution unit the turn is attributed to.
+    with_source => source: UsageSource,
+    /// Sets the usage snapshot of the turn.
+    with_usage => usage: UsageSnapshot,
+});

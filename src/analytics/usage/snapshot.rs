@@ -106,11 +106,9 @@ impl UsageSnapshot {
         self.completion_tokens = Some(completion_tokens);
         self
     }
-
-    /// Sets the execution unit that consumed the tokens.
-    #[must_use]
-    pub fn with_source(mut self, source: UsageSource) -> Self {
-        self.source = Some(source);
-        self
-    }
 }
+
+optional_setters!(UsageSnapshot {
+    /// Sets the execution unit that consumed the tokens.
+    with_source => source: UsageSource,
+});

@@ -60,20 +60,6 @@ pub struct StatusLineCommandSettingsPatch {
 }
 
 impl StatusLineCommandSettingsPatch {
-    /// The same patch, changing `enabled`.
-    #[must_use]
-    pub fn with_enabled(mut self, enabled: bool) -> Self {
-        self.enabled = Some(enabled);
-        self
-    }
-
-    /// The same patch, changing `git_branch`.
-    #[must_use]
-    pub fn with_git_branch(mut self, git_branch: bool) -> Self {
-        self.git_branch = Some(git_branch);
-        self
-    }
-
     /// The same patch with these other keys, kept as written.
     #[must_use]
     pub fn with_extra(mut self, extra: ValueMap) -> Self {
@@ -91,6 +77,13 @@ impl StatusLineCommandSettingsPatch {
         }
     }
 }
+
+optional_setters!(StatusLineCommandSettingsPatch {
+    /// The same patch, changing `enabled`.
+    with_enabled => enabled: bool,
+    /// The same patch, changing `git_branch`.
+    with_git_branch => git_branch: bool,
+});
 
 /// The encoded form of [`StatusLineCommandSettingsPatch`], without duplicate keys.
 #[cfg(feature = "serde")]
@@ -184,27 +177,6 @@ pub struct AppearanceSettingsPatch {
 }
 
 impl AppearanceSettingsPatch {
-    /// The same patch, changing the theme.
-    #[must_use]
-    pub fn with_theme(mut self, theme: impl Into<String>) -> Self {
-        self.theme = Some(theme.into());
-        self
-    }
-
-    /// The same patch, changing `syntax_highlighting`.
-    #[must_use]
-    pub fn with_syntax_highlighting(mut self, syntax_highlighting: bool) -> Self {
-        self.syntax_highlighting = Some(syntax_highlighting);
-        self
-    }
-
-    /// The same patch, changing `reduced_motion`.
-    #[must_use]
-    pub fn with_reduced_motion(mut self, reduced_motion: bool) -> Self {
-        self.reduced_motion = Some(reduced_motion);
-        self
-    }
-
     /// The same patch with these other keys, kept as written.
     #[must_use]
     pub fn with_extra(mut self, extra: ValueMap) -> Self {
@@ -225,6 +197,15 @@ impl AppearanceSettingsPatch {
         }
     }
 }
+
+optional_setters!(AppearanceSettingsPatch {
+    /// The same patch, changing the theme.
+    with_theme => theme: impl Into<String>,
+    /// The same patch, changing `syntax_highlighting`.
+    with_syntax_highlighting => syntax_highlighting: bool,
+    /// The same patch, changing `reduced_motion`.
+    with_reduced_motion => reduced_motion: bool,
+});
 
 /// The encoded form of [`AppearanceSettingsPatch`], without duplicate keys.
 #[cfg(feature = "serde")]

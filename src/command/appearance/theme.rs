@@ -116,13 +116,6 @@ impl ThemeAppearanceState {
         }
     }
 
-    /// The same state with reduced motion pinned by a higher tier.
-    #[must_use]
-    pub fn with_reduced_motion_pin(mut self, reduced_motion_pin: ReducedMotionPin) -> Self {
-        self.reduced_motion_pin = Some(reduced_motion_pin);
-        self
-    }
-
     /// Whether motion is reduced in effect: the pinned value when a pin exists, the persisted
     /// setting otherwise.
     #[must_use]
@@ -131,6 +124,11 @@ impl ThemeAppearanceState {
             .map_or(self.settings.reduced_motion, |pin| pin.reduced_motion)
     }
 }
+
+optional_setters!(ThemeAppearanceState {
+    /// The same state with reduced motion pinned by a higher tier.
+    with_reduced_motion_pin => reduced_motion_pin: ReducedMotionPin,
+});
 
 /// Read access to the host's themes and appearance (`IThemeCataloguePort`).
 pub trait ThemeCataloguePort {

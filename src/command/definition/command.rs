@@ -168,139 +168,6 @@ impl Command {
         }
     }
 
-    /// The same command with a friendlier label for menus.
-    #[must_use]
-    pub fn with_display_name(mut self, display_name: impl Into<String>) -> Self {
-        self.display_name = Some(display_name.into());
-        self
-    }
-
-    /// The same command with a usage example for help output.
-    #[must_use]
-    pub fn with_example(mut self, example: impl Into<String>) -> Self {
-        self.example = Some(example.into());
-        self
-    }
-
-    /// The same command with these subcommands.
-    #[must_use]
-    pub fn with_subcommands(mut self, subcommands: Vec<Command>) -> Self {
-        self.subcommands = Some(subcommands);
-        self
-    }
-
-    /// The same command, saying whether choosing it bare from a menu runs it.
-    #[must_use]
-    pub fn with_runs_bare(mut self, runs_bare: bool) -> Self {
-        self.runs_bare = Some(runs_bare);
-        self
-    }
-
-    /// The same command with the full `SKILL.md` text.
-    #[must_use]
-    pub fn with_skill_content(mut self, skill_content: impl Into<String>) -> Self {
-        self.skill_content = Some(skill_content.into());
-        self
-    }
-
-    /// The same command with a hint of how its arguments are written.
-    #[must_use]
-    pub fn with_argument_hint(mut self, argument_hint: impl Into<String>) -> Self {
-        self.argument_hint = Some(argument_hint.into());
-        self
-    }
-
-    /// The same command with the skill flag that keeps the model from invoking it.
-    #[must_use]
-    pub fn with_disable_model_invocation(mut self, disable_model_invocation: bool) -> Self {
-        self.disable_model_invocation = Some(disable_model_invocation);
-        self
-    }
-
-    /// The same command, saying whether the model may run it.
-    #[must_use]
-    pub fn with_model_invocable(mut self, model_invocable: bool) -> Self {
-        self.model_invocable = Some(model_invocable);
-        self
-    }
-
-    /// The same command with the description the model reads.
-    #[must_use]
-    pub fn with_model_description(mut self, model_description: impl Into<String>) -> Self {
-        self.model_description = Some(model_description.into());
-        self
-    }
-
-    /// The same command, saying whether the user may invoke it.
-    #[must_use]
-    pub fn with_user_invocable(mut self, user_invocable: bool) -> Self {
-        self.user_invocable = Some(user_invocable);
-        self
-    }
-
-    /// The same command with the strongest effect it declares.
-    #[must_use]
-    pub fn with_safety(mut self, safety: CapabilitySafety) -> Self {
-        self.safety = Some(safety);
-        self
-    }
-
-    /// The same command with the tools it may use.
-    #[must_use]
-    pub fn with_allowed_tools(mut self, allowed_tools: Vec<String>) -> Self {
-        self.allowed_tools = Some(allowed_tools);
-        self
-    }
-
-    /// The same command with the model it runs on.
-    #[must_use]
-    pub fn with_model(mut self, model: impl Into<String>) -> Self {
-        self.model = Some(model.into());
-        self
-    }
-
-    /// The same command with the effort it runs at.
-    #[must_use]
-    pub fn with_effort(mut self, effort: ModelEffort) -> Self {
-        self.effort = Some(effort);
-        self
-    }
-
-    /// The same command with the context it runs in.
-    #[must_use]
-    pub fn with_context(mut self, context: impl Into<String>) -> Self {
-        self.context = Some(context.into());
-        self
-    }
-
-    /// The same command with the agent that runs it.
-    #[must_use]
-    pub fn with_agent(mut self, agent: impl Into<String>) -> Self {
-        self.agent = Some(agent.into());
-        self
-    }
-
-    /// The same command with the directory of the plugin that ships it.
-    #[must_use]
-    pub fn with_plugin_dir(mut self, plugin_dir: impl Into<String>) -> Self {
-        self.plugin_dir = Some(plugin_dir.into());
-        self
-    }
-
-    /// The same command with the side that runs it.
-    #[must_use]
-    pub fn with_runner(mut self, runner: CommandRunner) -> Self {
-        self.runner = Some(runner);
-        self
-    }
-
-    /// The same command with the surfaces it is offered on.
-    #[must_use]
-    pub fn with_surfaces(mut self, surfaces: Vec<CommandSurface>) -> Self {
-        self.surfaces = Some(surfaces);
-        self
-    }
-
     /// Who runs the command: [`runner`](Self::runner), or [`CommandRunner::Runtime`] when the
     /// command declares none.
     #[must_use]
@@ -329,6 +196,47 @@ impl Command {
             .unwrap_or(&self.description)
     }
 }
+
+optional_setters!(Command {
+    /// The same command with a friendlier label for menus.
+    with_display_name => display_name: impl Into<String>,
+    /// The same command with a usage example for help output.
+    with_example => example: impl Into<String>,
+    /// The same command with these subcommands.
+    with_subcommands => subcommands: Vec<Command>,
+    /// The same command, saying whether choosing it bare from a menu runs it.
+    with_runs_bare => runs_bare: bool,
+    /// The same command with the full `SKILL.md` text.
+    with_skill_content => skill_content: impl Into<String>,
+    /// The same command with a hint of how its arguments are written.
+    with_argument_hint => argument_hint: impl Into<String>,
+    /// The same command with the skill flag that keeps the model from invoking it.
+    with_disable_model_invocation => disable_model_invocation: bool,
+    /// The same command, saying whether the model may run it.
+    with_model_invocable => model_invocable: bool,
+    /// The same command with the description the model reads.
+    with_model_description => model_description: impl Into<String>,
+    /// The same command, saying whether the user may invoke it.
+    with_user_invocable => user_invocable: bool,
+    /// The same command with the strongest effect it declares.
+    with_safety => safety: CapabilitySafety,
+    /// The same command with the tools it may use.
+    with_allowed_tools => allowed_tools: Vec<String>,
+    /// The same command with the model it runs on.
+    with_model => model: impl Into<String>,
+    /// The same command with the effort it runs at.
+    with_effort => effort: ModelEffort,
+    /// The same command with the context it runs in.
+    with_context => context: impl Into<String>,
+    /// The same command with the agent that runs it.
+    with_agent => agent: impl Into<String>,
+    /// The same command with the directory of the plugin that ships it.
+    with_plugin_dir => plugin_dir: impl Into<String>,
+    /// The same command with the side that runs it.
+    with_runner => runner: CommandRunner,
+    /// The same command with the surfaces it is offered on.
+    with_surfaces => surfaces: Vec<CommandSurface>,
+});
 
 /// A named provider of commands (`ICommandSource`): built-ins, skills found on disk, a plugin.
 pub trait CommandSource {

@@ -61,27 +61,6 @@ impl CommandResult {
         }
     }
 
-    /// The same result with structured diagnostics.
-    #[must_use]
-    pub fn with_data(mut self, data: ValueMap) -> Self {
-        self.data = Some(data);
-        self
-    }
-
-    /// The same result with host actions, run in order before it returns.
-    #[must_use]
-    pub fn with_host_actions(mut self, host_actions: Vec<CommandHostAction>) -> Self {
-        self.host_actions = Some(host_actions);
-        self
-    }
-
-    /// The same result with UI intents for the issuing surface.
-    #[must_use]
-    pub fn with_ui_intents(mut self, ui_intents: Vec<CommandUiIntent>) -> Self {
-        self.ui_intents = Some(ui_intents);
-        self
-    }
-
     /// A successful result with `message` and nothing else.
     #[must_use]
     pub fn success(message: impl Into<String>) -> Self {
@@ -114,3 +93,12 @@ impl CommandResult {
         self.ui_intents.as_deref().unwrap_or(&[])
     }
 }
+
+optional_setters!(CommandResult {
+    /// The same result with structured diagnostics.
+    with_data => data: ValueMap,
+    /// The same result with host actions, run in order before it returns.
+    with_host_actions => host_actions: Vec<CommandHostAction>,
+    /// The same result with UI intents for the issuing surface.
+    with_ui_intents => ui_intents: Vec<CommandUiIntent>,
+});
