@@ -134,6 +134,14 @@ cargo run --quiet --example store_round_trip --no-default-features --features re
 cargo run --quiet --example co_drive_threads --no-default-features --features turn-queue
 cargo run --quiet --example policy_checks --no-default-features --features policy,serde
 cargo run --quiet --example handoff --no-default-features --features session-mobility,record-store-fs
+# Issue 21: each task example stays short enough to read in one sitting (under ~200 lines).
+for example in store_round_trip co_drive_threads policy_checks handoff; do
+    lines=$(wc -l < "examples/$example.rs")
+    if [ "$lines" -gt 200 ]; then
+        echo "examples/$example.rs has $lines lines; the task examples stay under 200" >&2
+        exit 1
+    fi
+done
 # A tokio host and client over a real WebSocket on loopback; it gives up after 20 s by itself.
 timeout 120 cargo run --quiet --example ws_carrier --no-default-features --features transport-runtime,session,serde
 
