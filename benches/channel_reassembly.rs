@@ -10,7 +10,9 @@
 //!   delivered payload appended to a reused buffer (the consumer's one copy);
 //! - `receive_shuffled`: the same, the frames of each run of 64 arriving reversed with the run's
 //!   two halves interleaved (63, 31, 62, 30, …, 32, 0), so almost every frame waits for the run's
-//!   first.
+//!   first;
+//! - `carrier_floor`: what any receiver pays besides the registry, in order: each buffer cloned
+//!   as a receive takes it, its payload appended past the header, the buffer released.
 //!
 //! A receive iteration runs on a registry where the `bulk` channel was just registered at seq 0
 //! (a resume point, so a frame ahead of seq 0 waits for it), beside another channel, as on a live
@@ -107,6 +109,17 @@ fn encode(registry: &mut Registry, channel: &PayloadChannel, slices: &[&[u8]], o
     }
 }
 
+/// What any receiver of the carrier's buffers pays besides the registry, in order: each buffer
+/// taken as a receive takes it (a clone), its payload appended to `out` past the header, then the
+/// buffer released.
+fn carrier_floor(frames: &[Bytes], header_bytes: usize, out: &mut Vec<u8>) {
+    out.clear();
+    for frame in frames {
+        let frame = frame.clone();
+        out.extend_from_slice(&frame[header_bytes..]);
+    }
+}
+
 fn plain_copy(slices: &[&[u8]], out: &mut Vec<u8>) {
     out.clear();
     for slice in slices {
@@ -126,11 +139,15 @@ fn frame_size(c: &mut Criterion, group: &str, frame_bytes: usize) {
         reassemble(&mut registry, &frames, order, &mut out);
         assert_eq!(out, payload);
     }
+    let header_bytes = frames[0].len() - frame_bytes;
     let mut sender = Registry::new();
     let bulk = sender.register(descriptor("bulk")).expect("free name");
 
     c.bench_function(&format!("{group}/plain_copy"), |b| {
         b.iter(|| plain_copy(black_box(&slices), &mut out));
+    });
+    c.bench_function(&format!("{group}/carrier_floor"), |b| {
+        b.iter(|| carrier_floor(black_box(&frames), header_bytes, &mut out));
     });
     c.bench_function(&format!("{group}/encode"), |b| {
         // 2^32 frames (the channel's seqs) take far longer than a measurement.

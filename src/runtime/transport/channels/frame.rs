@@ -95,6 +95,7 @@ pub fn encode_channel_frame_into(frame: &ChannelFrame, out: &mut Vec<u8>) {
     }
 }
 
+#[inline]
 pub(super) fn encode_binary(channel: &ChannelName, seq: u32, payload: &[u8], out: &mut Vec<u8>) {
     header(KIND_BINARY, channel, seq, payload.len(), out);
     out.extend_from_slice(payload);
@@ -149,13 +150,14 @@ pub(super) fn write_json_string(text: &str, out: &mut Vec<u8>) {
 }
 
 /// Appends the header, after reserving room for it and `body` more bytes.
+#[inline]
 fn header(kind: u8, channel: &ChannelName, seq: u32, body: usize, out: &mut Vec<u8>) {
     let name = channel.as_str().as_bytes();
     out.reserve(FIXED_HEADER + name.len() + 4 + body);
-    out.extend_from_slice(&CHANNEL_FRAME_MAGIC);
     // A `ChannelName` is at most 255 bytes, so its length always fits the length byte.
     let length = u8::try_from(name.len()).unwrap_or(u8::MAX);
-    out.extend_from_slice(&[CHANNEL_FRAME_VERSION, kind, length]);
+    let [r, b, f] = CHANNEL_FRAME_MAGIC;
+    out.extend_from_slice(&[r, b, f, CHANNEL_FRAME_VERSION, kind, length]);
     out.extend_from_slice(name);
     out.extend_from_slice(&seq.to_be_bytes());
 }

@@ -717,6 +717,7 @@ impl<const PENDING: usize> PayloadChannelRegistry<PENDING> {
 
     /// Takes the next outbound seq of the channel once `event` (`None`: binary) is admitted,
     /// and encodes the frame with it.
+    #[inline]
     fn send(
         &mut self,
         channel: &PayloadChannel,
