@@ -117,6 +117,8 @@ struct DoubleStore {
     loads: Cell<usize>,
     saves: Cell<usize>,
     yields: bool,
+    /// How many polls each coming save waits before it writes, in order (then none).
+    save_delays: RefCell<Vec<usize>>,
     defect: StoreDefect,
 }
 
@@ -127,6 +129,7 @@ impl DoubleStore {
             loads: Cell::new(0),
             saves: Cell::new(0),
             yields: false,
+            save_delays: RefCell::new(Vec::new()),
             defect,
         }
     }
@@ -162,6 +165,17 @@ impl InteractiveSessionStore for DoubleStore {
             }
             StoreDefect::FailsSave => return Err(DoubleError("save")),
             _ => {}
+        }
+        let delay = {
+            let mut delays = self.save_delays.borrow_mut();
+            if delays.is_empty() {
+                0
+            } else {
+                delays.remove(0)
+            }
+        };
+        for _ in 0..delay {
+            YieldOnce(false).await;
         }
         let mut records = self.records.borrow_mut();
         if let Some(Stored::Corrupt | Stored::Unsupported | Stored::Locked) =
@@ -814,6 +828,35 @@ cases! {
             let second = block_on_yielding(cache.acquire(Some("n1"), false, T0)).expect("loads");
             assert_eq!(second.how, Acquisition::Created);
             assert_eq!(cache.store().loads.get(), 2);
+        }
+
+        fn commits_of_one_session_land_in_the_order_they_read_it() {
+            // The first commit's save is slow, the second's is not: the second must not be
+            // overwritten by the first's older copy (a lost update before the fix).
+            let cache = double_cache(DoubleStore::new(StoreDefect::None), EvictPolicy::Delete);
+            let acquired = block_on_yielding(cache.acquire(Some("n1"), false, T0)).expect("created");
+            acquired.session.with_mut(|record| record.messages.push(user("m1", "one")));
+            cache.store().save_delays.replace(vec![3, 0]);
+            let mut cx = Context::from_waker(Waker::noop());
+            let mut first = Box::pin(cache.commit("n1", T0 + 1));
+            assert!(first.as_mut().poll(&mut cx).is_pending(), "the first save waits");
+            acquired.session.with_mut(|record| record.messages.push(user("m2", "two")));
+            let (first, second) = block_on_yielding(join3(
+                first,
+                cache.commit("n1", T0 + 2),
+                core::future::ready(()),
+            ))
+            .into_two();
+            first.expect("the first commit lands");
+            second.expect("the second commit lands");
+            let live = acquired.session.with(|record| record.messages.clone());
+            assert_eq!(live.len(), 2);
+            match cache.store().stored("n1") {
+                Some(Stored::Record(stored)) => {
+                    assert_eq!(stored.messages, live, "the store holds the last commit's copy");
+                }
+                other => panic!("expected the stored record, got {other:?}"),
+            }
         }
 
         fn a_failed_load_is_not_shared_as_a_session() {

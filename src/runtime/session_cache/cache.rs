@@ -17,6 +17,7 @@ use core::task::Poll;
 
 use embassy_sync::blocking_mutex::Mutex;
 use embassy_sync::blocking_mutex::raw::{NoopRawMutex, RawMutex};
+use embassy_sync::mutex::Mutex as AsyncMutex;
 use embassy_sync::waitqueue::MultiWakerRegistration;
 
 use crate::agent_core::UniversalMessage;
@@ -55,20 +56,30 @@ use super::port::SessionCachePort;
 /// it should be short: another thread reaching the record waits for it. Calling `with_mut` on
 /// a handle from inside a closure on the same session is a re-entrant borrow: the plain forms
 /// panic, the `try_` forms return an error and never panic.
-pub struct SessionHandle<L: RawMutex = NoopRawMutex>(
-    Shared<Mutex<L, RefCell<InteractiveSessionRecord>>>,
-);
+pub struct SessionHandle<L: RawMutex = NoopRawMutex>(Shared<Live<L>>);
+
+/// What every handle of one live session shares.
+struct Live<L: RawMutex> {
+    record: Mutex<L, RefCell<InteractiveSessionRecord>>,
+    /// Held by a commit from the copy it takes of the record until its save ends, so the
+    /// commits of one session reach the store in the order they read the record: a slow save
+    /// of an older copy never lands over a newer one.
+    committing: AsyncMutex<L, ()>,
+}
 
 impl<L: RawMutex> SessionHandle<L> {
     fn new(record: InteractiveSessionRecord) -> Self {
-        Self(Shared::new(Mutex::new(RefCell::new(record))))
+        Self(Shared::new(Live {
+            record: Mutex::new(RefCell::new(record)),
+            committing: AsyncMutex::new(()),
+        }))
     }
 
     /// Runs `f` on the record and returns what it returns. Panics if `f` runs inside a
     /// [`with_mut`](Self::with_mut) on the same session (use [`try_with`](Self::try_with) to
     /// get an error instead).
     pub fn with<T>(&self, f: impl FnOnce(&InteractiveSessionRecord) -> T) -> T {
-        self.0.lock(|record| f(&record.borrow()))
+        self.0.record.lock(|record| f(&record.borrow()))
     }
 
     /// Runs `f` on the record, or answers an error while the record is borrowed mutably (a
@@ -81,6 +92,7 @@ impl<L: RawMutex> SessionHandle<L> {
         f: impl FnOnce(&InteractiveSessionRecord) -> T,
     ) -> Result<T, BorrowError> {
         self.0
+            .record
             .lock(|record| record.try_borrow().map(|record| f(&record)))
     }
 
@@ -88,7 +100,7 @@ impl<L: RawMutex> SessionHandle<L> {
     /// [`SessionCache::commit`]). Panics if `f` runs inside another closure on the same session
     /// (use [`try_with_mut`](Self::try_with_mut) to get an error instead).
     pub fn with_mut<T>(&self, f: impl FnOnce(&mut InteractiveSessionRecord) -> T) -> T {
-        self.0.lock(|record| f(&mut record.borrow_mut()))
+        self.0.record.lock(|record| f(&mut record.borrow_mut()))
     }
 
     /// Changes the record in memory through `f`, or answers an error while it is borrowed (a
@@ -101,6 +113,7 @@ impl<L: RawMutex> SessionHandle<L> {
         f: impl FnOnce(&mut InteractiveSessionRecord) -> T,
     ) -> Result<T, BorrowMutError> {
         self.0
+            .record
             .lock(|record| record.try_borrow_mut().map(|mut record| f(&mut record)))
     }
 
@@ -822,6 +835,8 @@ impl<R: InteractiveSessionStore, I: IdSource, L: RawMutex> SessionCachePort
         let handle = self
             .get(id)
             .ok_or_else(|| SessionCacheError::NotCached { id: id.to_owned() })?;
+        // Until the save ends: a later commit of this session copies the record after it.
+        let _turn = handle.0.committing.lock().await;
         let record = handle
             .try_with(InteractiveSessionRecord::clone)
             .map_err(|_| SessionCacheError::Busy { id: id.to_owned() })?;

@@ -111,7 +111,9 @@ pub trait SessionCachePort {
     fn is_empty(&self) -> bool;
     /// Saves the live record of `id` to the store: what the session holds now becomes its
     /// committed history (the version a fork copies and a resume restores). The idle timer is
-    /// bumped.
+    /// bumped. Commits of one session are ordered: a commit copies the record only after the
+    /// session's previous commit has finished saving, so the store ends with the newest copy
+    /// even when an earlier save is slower.
     ///
     /// # Errors
     /// [`SessionCacheError::NotCached`], [`SessionCacheError::Busy`] (polled from inside a
