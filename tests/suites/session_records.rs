@@ -1035,6 +1035,35 @@ cases! {
     }
 
     mod decoding {
+        fn messages_decode_as_their_own_decoder_reads_them_whatever_the_order_of_members() {
+            // Each role; members in any order; a member another role declares, with the wrong
+            // type (ignored by the message's decoder); unknown members; one broken message,
+            // then one well formed after it.
+            let messages = [
+                r#"{"id":"m1","timestamp":"t","state":"complete","content":"a\"b","role":"user"}"#,
+                r#"{"role":"assistant","id":"m2","timestamp":"t","state":"complete","content":null,"name":5,
+                    "toolCalls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{}"}}]}"#,
+                r#"{"role":"tool","id":"m3","timestamp":"t","state":"complete","content":"out","toolCallId":"c","x":[1]}"#,
+                r#"{"role":"system","id":"m4","timestamp":"t","state":"complete","content":"s","toolCalls":7}"#,
+                r#"{"role":"user","id":"m5","timestamp":"t","state":"complete","content":"hi"}"#,
+            ];
+            let bytes = stored(&format!(r#""messages":[{}]"#, messages.join(",")));
+            let expected: Vec<UniversalMessage> = messages
+                .iter()
+                .map(|text| serde_json::from_str(text).expect("the message decodes alone"))
+                .collect();
+            match decode_session_record(&bytes, "sess-1") {
+                SessionRecordDecodeOutcome::Valid { record } => assert_eq!(record.messages, expected),
+                other => panic!("expected a valid record, got {other:?}"),
+            }
+            // A broken message is located whichever way the ones before it were read.
+            let broken = r#"{"role":"tool","id":"m6","timestamp":"t","state":"complete","content":"out"}"#;
+            let bytes = stored(&format!(r#""messages":[{},{broken},{}]"#, messages[0], messages[4]));
+            let outcome = load(&bytes);
+            assert_eq!(corrupt_paths(&outcome), ["record.messages[1].toolCallId"]);
+            assert_eq!(outcome.issues()[0].message, "missing field `toolCallId`");
+        }
+
         fn empty_input_is_corrupt() {
             assert_eq!(corrupt_paths(&load(b"")), [""]);
         }

@@ -23,6 +23,8 @@
 mod decode;
 #[cfg(feature = "serde")]
 mod json_text;
+#[cfg(feature = "serde")]
+mod one_pass_message;
 mod record;
 mod store;
 
