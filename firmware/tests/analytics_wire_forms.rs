@@ -2,4 +2,8 @@
 #![no_std]
 #![no_main]
 
-agent_interface_firmware::image!("../../tests/suites/analytics.rs", "analytics::wire_forms", wire_forms::CASES);
+agent_interface_firmware::image!(
+    "../../tests/suites/analytics.rs",
+    "analytics::wire_forms",
+    wire_forms::CASES
+);

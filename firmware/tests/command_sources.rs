@@ -2,4 +2,8 @@
 #![no_std]
 #![no_main]
 
-agent_interface_firmware::image!("../../tests/suites/command.rs", "command::sources", sources::CASES);
+agent_interface_firmware::image!(
+    "../../tests/suites/command.rs",
+    "command::sources",
+    sources::CASES
+);
