@@ -952,12 +952,6 @@ cases! {
             let payload: HandoffPayload = serde_json::from_str(GOLDEN_PAYLOAD).expect("decodes");
             assert!(payload.record == record(), "the payload's record");
             assert_eq!(payload.handoff_id, "handoff_1");
-            let input: PrepareHandoffOfferInput =
-                serde_json::from_str(GOLDEN_PREPARE_INPUT).expect("decodes");
-            assert!(
-                input == prepare_input(record(), SourceRuntimeState::default()),
-                "the offer input"
-            );
             let request_golden: HandoffManifestRequest =
                 serde_json::from_str(GOLDEN_REQUEST).expect("decodes");
             assert!(request_golden == golden_request(), "the manifest request");
@@ -976,6 +970,19 @@ cases! {
                 panic!("a request without a record decoded");
             };
             assert!(error.to_string().contains("missing field"), "{error}");
+        }
+    }
+
+    mod records_input {
+        // The offer input, which carries a record inside its request, decoded in a part of its
+        // own: with the other record-carrying types it is too large for one firmware image.
+        fn the_offer_input_decodes_with_its_record() {
+            let input: PrepareHandoffOfferInput =
+                serde_json::from_str(GOLDEN_PREPARE_INPUT).expect("decodes");
+            assert!(
+                input == prepare_input(record(), SourceRuntimeState::default()),
+                "the offer input"
+            );
         }
     }
 
