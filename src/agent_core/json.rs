@@ -1,7 +1,8 @@
 //! Decoding any contract type from JSON with the failing member named: one helper for every
 //! family.
 
-use alloc::string::String;
+use alloc::format;
+use alloc::string::{String, ToString as _};
 use core::fmt::Write as _;
 
 use serde::de::DeserializeOwned;
@@ -115,4 +116,18 @@ fn end<'de, R: serde_json::de::Read<'de>>(
         path: String::new(),
         error,
     })
+}
+
+/// serde_json's message for `error` without the position it appends (` at line L column C`),
+/// for an error whose place is said another way: by a path, or by the value it is raised again
+/// in (whose decoder adds its own position).
+pub(crate) fn json_message(error: &serde_json::Error) -> String {
+    let mut message = error.to_string();
+    if error.line() != 0 {
+        let suffix = format!(" at line {} column {}", error.line(), error.column());
+        if message.ends_with(&suffix) {
+            message.truncate(message.len() - suffix.len());
+        }
+    }
+    message
 }

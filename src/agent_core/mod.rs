@@ -59,6 +59,8 @@ mod history;
 mod json;
 mod message;
 mod signal;
+#[cfg(feature = "serde")]
+mod tagged;
 mod tool;
 mod usage;
 mod value;
@@ -68,6 +70,8 @@ pub use action::{ActionDefault, ActionOption, ActionRequest, ActionResponse};
 pub use error_value::{DestroyResult, ErrorValue};
 pub use history::HistoryEntry;
 #[cfg(feature = "serde")]
+pub(crate) use json::json_message;
+#[cfg(feature = "serde")]
 pub use json::{JsonDecodeError, from_json_slice, from_json_str, from_json_value};
 pub use message::{
     AssistantMessage, BaseMessage, MessageRole, MessageState, SystemMessage, ToolCall,
@@ -75,6 +79,8 @@ pub use message::{
     UserMessage,
 };
 pub use signal::{AbortSignal, NeverAborted};
+#[cfg(feature = "serde")]
+pub(crate) use tagged::{MemberSource, TaggedMembers, decode_tagged, read_once, required};
 pub use tool::{JsonSchemaKind, ObjectParameterSchema, ToolExecutionResult, ToolSchema};
 pub use usage::{ContextWindowState, SessionUsageTotals, TokenUsage};
 pub use value::{ToolArgs, ToolParameters, Value, ValueMap};

@@ -285,8 +285,9 @@ string_enum! {
 ///
 /// `#[non_exhaustive]`: the contract adds kinds, so match it with a wildcard arm; decoding
 /// still refuses a kind not listed here.
+// `Deserialize` is written out (`event_decode`): the derived one buffers the object.
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(feature = "serde", serde(tag = "type"))]
 #[non_exhaustive]
 pub enum BackgroundJobGroupEvent {

@@ -80,6 +80,8 @@ macro_rules! from_variants {
     };
 }
 
+#[cfg(feature = "serde")]
+mod event_decode;
 pub mod groups;
 pub mod subagents;
 pub mod task_event;

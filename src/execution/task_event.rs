@@ -45,7 +45,8 @@ string_enum! {
 /// `#[non_exhaustive]`: the contract adds kinds, so match it with a wildcard arm; decoding
 /// still refuses a kind not listed here.
 #[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+// `Deserialize` is written out (`event_decode`): the derived one buffers the object.
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(
     feature = "serde",
     serde(tag = "type", rename_all_fields = "camelCase")

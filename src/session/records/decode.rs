@@ -116,7 +116,7 @@ pub(crate) use member_decoder::{RECORD, decode_members_unread, describe_text};
 mod member_decoder {
     use alloc::boxed::Box;
     use alloc::format;
-    use alloc::string::{String, ToString as _};
+    use alloc::string::String;
     use alloc::vec::Vec;
     use core::ops::Range;
 
@@ -307,18 +307,9 @@ mod member_decoder {
             .map(|error| message(&error))
     }
 
-    /// The message of a serde_json error without the position it adds (` at line L column
-    /// C`): issues name where by their path.
-    pub(crate) fn message(error: &serde_json::Error) -> String {
-        let mut message = error.to_string();
-        if error.line() != 0 {
-            let suffix = format!(" at line {} column {}", error.line(), error.column());
-            if message.ends_with(&suffix) {
-                message.truncate(message.len() - suffix.len());
-            }
-        }
-        message
-    }
+    /// The message of a serde_json error without its position: issues name where by their
+    /// path.
+    pub(crate) use crate::agent_core::json_message as message;
 
     /// Decodes every member of the record outlined by `record` (an object of `text`, which a
     /// parse accepts, outlined at least two levels deep: its members and their elements);

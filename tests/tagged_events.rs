@@ -1,0 +1,425 @@
+//! The one-pass decoders of the tagged events (`BackgroundTaskEvent`, `BackgroundJobGroupEvent`)
+//! against serde's derived decoder of the same shape, kept here as the reference: on every
+//! golden event and on systematic corruptions of it (members reordered, dropped, written twice,
+//! of every wrong type, foreign members, broken tags, broken task and group states), both
+//! answer the same value or the same message.
+//!
+//! The two documented differences are tested on their own: an array is not an event, and a tag
+//! that is not a string is refused naming the literals (serde's says "variant identifier").
+
+use agent_interface::execution::groups::{BackgroundJobGroupEvent, BackgroundJobGroupState};
+use agent_interface::execution::task_event::BackgroundTaskEvent;
+use agent_interface::execution::task_state::BackgroundTaskState;
+use agent_interface::execution::task_vocabulary::BackgroundPrimitiveMap;
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+/// serde's derived decoder of `BackgroundTaskEvent`'s wire shape.
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all_fields = "camelCase")]
+enum ReferenceTaskEvent {
+    #[serde(rename = "background_task_created")]
+    Created { task: Box<BackgroundTaskState> },
+    #[serde(rename = "background_task_started")]
+    Started { task: Box<BackgroundTaskState> },
+    #[serde(rename = "background_task_updated")]
+    Updated { task: Box<BackgroundTaskState> },
+    #[serde(rename = "background_task_text_delta")]
+    TextDelta { task_id: String, delta: String },
+    #[serde(rename = "background_task_tool_start")]
+    ToolStart {
+        task_id: String,
+        tool_name: String,
+        #[serde(default)]
+        first_arg: Option<String>,
+    },
+    #[serde(rename = "background_task_tool_end")]
+    ToolEnd {
+        task_id: String,
+        tool_name: String,
+        success: bool,
+        #[serde(default)]
+        error: Option<String>,
+    },
+    #[serde(rename = "background_task_permission_request")]
+    PermissionRequest {
+        task_id: String,
+        request_id: String,
+        tool_name: String,
+        tool_args: BackgroundPrimitiveMap,
+    },
+    #[serde(rename = "background_task_completed")]
+    Completed { task: Box<BackgroundTaskState> },
+    #[serde(rename = "background_task_failed")]
+    Failed { task: Box<BackgroundTaskState> },
+    #[serde(rename = "background_task_cancelled")]
+    Cancelled { task: Box<BackgroundTaskState> },
+    #[serde(rename = "background_task_closed")]
+    Closed { task_id: String },
+    #[serde(rename = "background_task_waking")]
+    Waking {
+        task_id: String,
+        #[serde(default)]
+        instruction: Option<String>,
+    },
+}
+
+impl From<ReferenceTaskEvent> for BackgroundTaskEvent {
+    fn from(event: ReferenceTaskEvent) -> Self {
+        use ReferenceTaskEvent as R;
+        match event {
+            R::Created { task } => Self::Created { task },
+            R::Started { task } => Self::Started { task },
+            R::Updated { task } => Self::Updated { task },
+            R::TextDelta { task_id, delta } => Self::TextDelta { task_id, delta },
+            R::ToolStart {
+                task_id,
+                tool_name,
+                first_arg,
+            } => Self::ToolStart {
+                task_id,
+                tool_name,
+                first_arg,
+            },
+            R::ToolEnd {
+                task_id,
+                tool_name,
+                success,
+                error,
+            } => Self::ToolEnd {
+                task_id,
+                tool_name,
+                success,
+                error,
+            },
+            R::PermissionRequest {
+                task_id,
+                request_id,
+                tool_name,
+                tool_args,
+            } => Self::PermissionRequest {
+                task_id,
+                request_id,
+                tool_name,
+                tool_args,
+            },
+            R::Completed { task } => Self::Completed { task },
+            R::Failed { task } => Self::Failed { task },
+            R::Cancelled { task } => Self::Cancelled { task },
+            R::Closed { task_id } => Self::Closed { task_id },
+            R::Waking {
+                task_id,
+                instruction,
+            } => Self::Waking {
+                task_id,
+                instruction,
+            },
+        }
+    }
+}
+
+/// serde's derived decoder of `BackgroundJobGroupEvent`'s wire shape.
+#[derive(Deserialize)]
+#[serde(tag = "type")]
+enum ReferenceGroupEvent {
+    #[serde(rename = "background_job_group_created")]
+    Created { group: BackgroundJobGroupState },
+    #[serde(rename = "background_job_group_updated")]
+    Updated { group: BackgroundJobGroupState },
+    #[serde(rename = "background_job_group_completed")]
+    Completed { group: BackgroundJobGroupState },
+}
+
+impl From<ReferenceGroupEvent> for BackgroundJobGroupEvent {
+    fn from(event: ReferenceGroupEvent) -> Self {
+        match event {
+            ReferenceGroupEvent::Created { group } => Self::Created { group },
+            ReferenceGroupEvent::Updated { group } => Self::Updated { group },
+            ReferenceGroupEvent::Completed { group } => Self::Completed { group },
+        }
+    }
+}
+
+/// An object as its members in the order they are written.
+type Members = Vec<(String, Value)>;
+
+fn golden(name: &str) -> Members {
+    let path = format!(
+        "{}/tests/golden/execution/{name}.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).expect("a golden file");
+    // An event's tag goes first, as the golden files write it; the order of the rest does not
+    // matter to either decoder, so the map's own order is good enough.
+    let Value::Object(map) = serde_json::from_str(&text).expect("JSON") else {
+        panic!("{path} is not an object");
+    };
+    let mut members: Members = map.into_iter().collect();
+    if let Some(tag) = members.iter().position(|(key, _)| key == "type") {
+        let tag = members.remove(tag);
+        members.insert(0, tag);
+    }
+    members
+}
+
+fn text(members: &Members) -> String {
+    let written: Vec<String> = members
+        .iter()
+        .map(|(key, value)| format!("{}:{}", Value::from(key.as_str()), value))
+        .collect();
+    format!("{{{}}}", written.join(","))
+}
+
+/// serde_json's message without the position it appends.
+fn message(error: &serde_json::Error) -> String {
+    let message = error.to_string();
+    match message.rfind(" at line ") {
+        Some(at) => message[..at].to_owned(),
+        None => message,
+    }
+}
+
+/// Decodes `text` with both decoders; panics when they disagree. Answers whether it decoded.
+fn agree<T, R>(text: &str) -> bool
+where
+    T: DeserializeOwned + PartialEq + std::fmt::Debug,
+    R: DeserializeOwned + Into<T>,
+{
+    let ours = serde_json::from_str::<T>(text);
+    let reference = serde_json::from_str::<R>(text).map(Into::into);
+    match (&ours, &reference) {
+        (Ok(ours), Ok(reference)) => assert_eq!(ours, reference, "{text}"),
+        (Err(ours), Err(reference)) => assert_eq!(message(ours), message(reference), "{text}"),
+        _ => panic!("{text}: one-pass {ours:?}, derived {reference:?}"),
+    }
+    ours.is_ok()
+}
+
+/// Values of every JSON type, each wrong for most members.
+fn wrong_values() -> Vec<Value> {
+    [
+        "5",
+        "-1.5",
+        "\"x\"",
+        "null",
+        "true",
+        "[]",
+        "{}",
+        "[1]",
+        "{\"a\":1}",
+    ]
+    .iter()
+    .map(|text| serde_json::from_str(text).expect("JSON"))
+    .collect()
+}
+
+/// Every corruption of `members` (an event with its tag first) the test runs, the untouched
+/// event first.
+fn corruptions(members: &Members, foreign: &[(&str, Value)]) -> Vec<Members> {
+    let mut all = vec![members.clone()];
+    // The tag last, the tag in the middle, everything reversed.
+    let mut last = members.clone();
+    last.rotate_left(1);
+    all.push(last.clone());
+    if members.len() > 2 {
+        let mut middle = members.clone();
+        middle.swap(0, 1);
+        all.push(middle);
+    }
+    let mut reversed = members.clone();
+    reversed.reverse();
+    all.push(reversed);
+    for order in [members.clone(), last] {
+        for at in 0..order.len() {
+            // Dropped, written twice (at once and at the end), of every wrong type.
+            let mut dropped = order.clone();
+            dropped.remove(at);
+            all.push(dropped);
+            let mut twice = order.clone();
+            twice.insert(at + 1, order[at].clone());
+            all.push(twice);
+            let mut at_end = order.clone();
+            at_end.push(order[at].clone());
+            all.push(at_end);
+            // A tag that is not a string is refused differently on purpose (see
+            // `an_event_is_an_object_with_a_string_tag`).
+            let values = if order[at].0 == "type" {
+                Vec::new()
+            } else {
+                wrong_values()
+            };
+            for value in values {
+                let mut wrong = order.clone();
+                wrong[at].1 = value;
+                all.push(wrong);
+            }
+            // A member of the nested state of the wrong type, and missing.
+            if let Value::Object(state) = &order[at].1 {
+                for key in state.keys() {
+                    let mut nested = order.clone();
+                    let Value::Object(state) = &mut nested[at].1 else {
+                        unreachable!()
+                    };
+                    let mut without = state.clone();
+                    without.remove(key);
+                    state.insert(key.clone(), Value::from(5));
+                    all.push(nested.clone());
+                    nested[at].1 = Value::Object(without);
+                    all.push(nested);
+                }
+            }
+        }
+        // Members of other variants, right and wrong, before and after everything else; and a
+        // member nobody declares.
+        for (name, value) in foreign {
+            for value in [value.clone(), Value::from(5), Value::from("x")] {
+                let mut before = order.clone();
+                before.insert(0, ((*name).to_owned(), value.clone()));
+                all.push(before);
+                let mut after = order.clone();
+                after.push(((*name).to_owned(), value));
+                all.push(after);
+            }
+        }
+        let mut unknown = order.clone();
+        unknown.insert(1, ("zzz".to_owned(), Value::from(1)));
+        all.push(unknown);
+    }
+    // Broken tags: unknown, written twice, missing.
+    let mut unknown = members.clone();
+    unknown[0].1 = Value::from("background_task_nope");
+    all.push(unknown);
+    let mut twice = members.clone();
+    twice.push(members[0].clone());
+    all.push(twice);
+    all.push(members[1..].to_vec());
+    all
+}
+
+/// Runs every corruption of each golden event in `events` through both decoders (see
+/// [`agree`]); answers how many decoded and how many were refused, each golden one decoding.
+fn compare<T, R>(events: &[String], foreign: &[(&str, Value)]) -> (usize, usize)
+where
+    T: DeserializeOwned + PartialEq + std::fmt::Debug,
+    R: DeserializeOwned + Into<T>,
+{
+    let (mut valid, mut refused) = (0, 0);
+    for event in events {
+        let all = corruptions(&golden(event), foreign);
+        assert!(agree::<T, R>(&text(&all[0])), "the golden {event} decodes");
+        for members in &all {
+            if agree::<T, R>(&text(members)) {
+                valid += 1;
+            } else {
+                refused += 1;
+            }
+        }
+    }
+    (valid, refused)
+}
+
+#[test]
+fn task_events_decode_as_serdes_derived_decoder_does() {
+    let task = golden("task_state");
+    let task = Value::Object(task.into_iter().collect());
+    let foreign: Vec<(&str, Value)> = vec![
+        ("task", task),
+        ("taskId", Value::from("task-9")),
+        ("delta", Value::from("d")),
+        ("toolName", Value::from("Read")),
+        ("firstArg", Value::from("a")),
+        ("success", Value::from(true)),
+        ("error", Value::from("e")),
+        ("requestId", Value::from("r")),
+        ("toolArgs", serde_json::json!({ "k": "v" })),
+        ("instruction", Value::from("i")),
+    ];
+    let names = [
+        "created",
+        "started",
+        "updated",
+        "text_delta",
+        "tool_start",
+        "tool_end",
+        "permission_request",
+        "completed",
+        "failed",
+        "cancelled",
+        "closed",
+        "waking",
+    ];
+    let events: Vec<String> = names.iter().map(|name| format!("event_{name}")).collect();
+    let (valid, refused) = compare::<BackgroundTaskEvent, ReferenceTaskEvent>(&events, &foreign);
+    assert!(
+        valid > 200 && refused > 1_000,
+        "{valid} valid, {refused} refused"
+    );
+}
+
+#[test]
+fn group_events_decode_as_serdes_derived_decoder_does() {
+    let group = golden("job_group_state");
+    let foreign = vec![("task", Value::Object(group.into_iter().collect()))];
+    let names = ["created", "updated", "completed"];
+    let events: Vec<String> = names
+        .iter()
+        .map(|name| format!("job_group_event_{name}"))
+        .collect();
+    let (valid, refused) =
+        compare::<BackgroundJobGroupEvent, ReferenceGroupEvent>(&events, &foreign);
+    assert!(
+        valid > 20 && refused > 100,
+        "{valid} valid, {refused} refused"
+    );
+}
+
+#[test]
+fn an_event_is_an_object_with_a_string_tag() {
+    // serde's derived decoder reads the array as `Closed`; both refuse a tag that is not a
+    // string, in other words.
+    let array = r#"["background_task_closed", "task-1"]"#;
+    let error = serde_json::from_str::<BackgroundTaskEvent>(array).unwrap_err();
+    assert_eq!(
+        message(&error),
+        "invalid type: sequence, expected internally tagged enum BackgroundTaskEvent"
+    );
+    assert!(serde_json::from_str::<ReferenceTaskEvent>(array).is_ok());
+    let index = r#"{"type": 10, "taskId": "task-1"}"#;
+    let reference = serde_json::from_str::<ReferenceTaskEvent>(index).map(|_| ());
+    assert!(reference.is_err_and(|error| message(&error).ends_with("expected variant identifier")));
+    for (tag, seen) in [
+        ("10", "integer `10`"),
+        ("null", "null"),
+        ("true", "boolean `true`"),
+        ("{}", "map"),
+    ] {
+        let event = format!(r#"{{"type": {tag}, "taskId": "task-1"}}"#);
+        let error = serde_json::from_str::<BackgroundTaskEvent>(&event).unwrap_err();
+        let expected = format!(
+            "invalid type: {seen}, expected one of the string literals `background_task_created`"
+        );
+        assert!(message(&error).starts_with(&expected), "{error}");
+    }
+    let group = r#"["background_job_group_created", {}]"#;
+    let error = serde_json::from_str::<BackgroundJobGroupEvent>(group).unwrap_err();
+    assert_eq!(
+        message(&error),
+        "invalid type: sequence, expected internally tagged enum BackgroundJobGroupEvent"
+    );
+}
+
+#[test]
+fn members_before_the_tag_decode_exactly() {
+    // A float that only a round-tripping writer and reader keep, in a member read before the
+    // tag (kept as a value, then decoded from its text).
+    let tag_last = r#"{"taskId": "t", "toolName": "Read", "toolArgs": {"x": 0.30000000000000004, "n": -0.0}, "requestId": "r", "type": "background_task_permission_request"}"#;
+    let tag_first = r#"{"type": "background_task_permission_request", "taskId": "t", "toolName": "Read", "toolArgs": {"x": 0.30000000000000004, "n": -0.0}, "requestId": "r"}"#;
+    let last: BackgroundTaskEvent = serde_json::from_str(tag_last).expect("valid");
+    let first: BackgroundTaskEvent = serde_json::from_str(tag_first).expect("valid");
+    assert_eq!(last, first);
+    assert_eq!(
+        serde_json::to_string(&last).unwrap(),
+        serde_json::to_string(&first).unwrap()
+    );
+}
