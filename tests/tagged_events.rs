@@ -7,139 +7,18 @@
 //! The two documented differences are tested on their own: an array is not an event, and a tag
 //! that is not a string is refused naming the literals (serde's says "variant identifier").
 
-use agent_interface::execution::groups::{BackgroundJobGroupEvent, BackgroundJobGroupState};
+use agent_interface::execution::groups::BackgroundJobGroupEvent;
 use agent_interface::execution::task_event::BackgroundTaskEvent;
 use agent_interface::execution::task_state::BackgroundTaskState;
-use agent_interface::execution::task_vocabulary::BackgroundPrimitiveMap;
-use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-/// serde's derived decoder of `BackgroundTaskEvent`'s wire shape.
-#[derive(Deserialize)]
-#[serde(tag = "type", rename_all_fields = "camelCase")]
-enum ReferenceTaskEvent {
-    #[serde(rename = "background_task_created")]
-    Created { task: Box<BackgroundTaskState> },
-    #[serde(rename = "background_task_started")]
-    Started { task: Box<BackgroundTaskState> },
-    #[serde(rename = "background_task_updated")]
-    Updated { task: Box<BackgroundTaskState> },
-    #[serde(rename = "background_task_text_delta")]
-    TextDelta { task_id: String, delta: String },
-    #[serde(rename = "background_task_tool_start")]
-    ToolStart {
-        task_id: String,
-        tool_name: String,
-        #[serde(default)]
-        first_arg: Option<String>,
-    },
-    #[serde(rename = "background_task_tool_end")]
-    ToolEnd {
-        task_id: String,
-        tool_name: String,
-        success: bool,
-        #[serde(default)]
-        error: Option<String>,
-    },
-    #[serde(rename = "background_task_permission_request")]
-    PermissionRequest {
-        task_id: String,
-        request_id: String,
-        tool_name: String,
-        tool_args: BackgroundPrimitiveMap,
-    },
-    #[serde(rename = "background_task_completed")]
-    Completed { task: Box<BackgroundTaskState> },
-    #[serde(rename = "background_task_failed")]
-    Failed { task: Box<BackgroundTaskState> },
-    #[serde(rename = "background_task_cancelled")]
-    Cancelled { task: Box<BackgroundTaskState> },
-    #[serde(rename = "background_task_closed")]
-    Closed { task_id: String },
-    #[serde(rename = "background_task_waking")]
-    Waking {
-        task_id: String,
-        #[serde(default)]
-        instruction: Option<String>,
-    },
-}
+#[path = "common/reference_events.rs"]
+mod reference;
 
-impl From<ReferenceTaskEvent> for BackgroundTaskEvent {
-    fn from(event: ReferenceTaskEvent) -> Self {
-        use ReferenceTaskEvent as R;
-        match event {
-            R::Created { task } => Self::Created { task },
-            R::Started { task } => Self::Started { task },
-            R::Updated { task } => Self::Updated { task },
-            R::TextDelta { task_id, delta } => Self::TextDelta { task_id, delta },
-            R::ToolStart {
-                task_id,
-                tool_name,
-                first_arg,
-            } => Self::ToolStart {
-                task_id,
-                tool_name,
-                first_arg,
-            },
-            R::ToolEnd {
-                task_id,
-                tool_name,
-                success,
-                error,
-            } => Self::ToolEnd {
-                task_id,
-                tool_name,
-                success,
-                error,
-            },
-            R::PermissionRequest {
-                task_id,
-                request_id,
-                tool_name,
-                tool_args,
-            } => Self::PermissionRequest {
-                task_id,
-                request_id,
-                tool_name,
-                tool_args,
-            },
-            R::Completed { task } => Self::Completed { task },
-            R::Failed { task } => Self::Failed { task },
-            R::Cancelled { task } => Self::Cancelled { task },
-            R::Closed { task_id } => Self::Closed { task_id },
-            R::Waking {
-                task_id,
-                instruction,
-            } => Self::Waking {
-                task_id,
-                instruction,
-            },
-        }
-    }
-}
-
-/// serde's derived decoder of `BackgroundJobGroupEvent`'s wire shape.
-#[derive(Deserialize)]
-#[serde(tag = "type")]
-enum ReferenceGroupEvent {
-    #[serde(rename = "background_job_group_created")]
-    Created { group: BackgroundJobGroupState },
-    #[serde(rename = "background_job_group_updated")]
-    Updated { group: BackgroundJobGroupState },
-    #[serde(rename = "background_job_group_completed")]
-    Completed { group: BackgroundJobGroupState },
-}
-
-impl From<ReferenceGroupEvent> for BackgroundJobGroupEvent {
-    fn from(event: ReferenceGroupEvent) -> Self {
-        match event {
-            ReferenceGroupEvent::Created { group } => Self::Created { group },
-            ReferenceGroupEvent::Updated { group } => Self::Updated { group },
-            ReferenceGroupEvent::Completed { group } => Self::Completed { group },
-        }
-    }
-}
+use reference::{
+    BackgroundJobGroupEvent as ReferenceGroupEvent, BackgroundTaskEvent as ReferenceTaskEvent,
+};
 
 /// An object as its members in the order they are written.
 type Members = Vec<(String, Value)>;
@@ -422,4 +301,31 @@ fn members_before_the_tag_decode_exactly() {
         serde_json::to_string(&last).unwrap(),
         serde_json::to_string(&first).unwrap()
     );
+}
+
+#[test]
+fn a_state_inside_an_event_reads_as_it_reads_alone() {
+    // A result tagged with a number: serde's buffered decoder (the derived event decoder's)
+    // reads it as a variant's index; the state's own decoder refuses it, and so does the event.
+    let mut state = golden("task_state");
+    state.retain(|(name, _)| name != "result");
+    state.push(("result".to_owned(), serde_json::json!({ "kind": 0 })));
+    let state = text(&state);
+    let alone = serde_json::from_str::<BackgroundTaskState>(&state).unwrap_err();
+    assert_eq!(
+        message(&alone),
+        "invalid type: integer `0`, expected variant identifier"
+    );
+    for event in [
+        format!(r#"{{"type": "background_task_updated", "task": {state}}}"#),
+        format!(r#"{{"task": {state}, "type": "background_task_updated"}}"#),
+    ] {
+        let error = serde_json::from_str::<BackgroundTaskEvent>(&event).unwrap_err();
+        assert_eq!(message(&error), message(&alone), "{event}");
+        let reference = serde_json::from_str::<ReferenceTaskEvent>(&event).map(|_| ());
+        assert_ne!(
+            reference.map_err(|error| message(&error)),
+            Err(message(&alone))
+        );
+    }
 }

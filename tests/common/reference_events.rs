@@ -1,0 +1,138 @@
+//! serde's derived decoders of the tagged events' wire shapes (`BackgroundTaskEvent`,
+//! `BackgroundJobGroupEvent`): the reference the crate's one-pass decoders are held to, by
+//! `tests/tagged_events.rs` and the `tagged_events` fuzz target. Named as the crate's enums, so
+//! serde's messages (which name the enum) are the same; the crate's are imported renamed.
+
+use agent_interface::execution::groups::{
+    BackgroundJobGroupEvent as GroupEvent, BackgroundJobGroupState,
+};
+use agent_interface::execution::task_event::BackgroundTaskEvent as TaskEvent;
+use agent_interface::execution::task_state::BackgroundTaskState;
+use agent_interface::execution::task_vocabulary::BackgroundPrimitiveMap;
+use serde::Deserialize;
+
+/// serde's derived decoder of `BackgroundTaskEvent`'s wire shape.
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all_fields = "camelCase")]
+pub enum BackgroundTaskEvent {
+    #[serde(rename = "background_task_created")]
+    Created { task: Box<BackgroundTaskState> },
+    #[serde(rename = "background_task_started")]
+    Started { task: Box<BackgroundTaskState> },
+    #[serde(rename = "background_task_updated")]
+    Updated { task: Box<BackgroundTaskState> },
+    #[serde(rename = "background_task_text_delta")]
+    TextDelta { task_id: String, delta: String },
+    #[serde(rename = "background_task_tool_start")]
+    ToolStart {
+        task_id: String,
+        tool_name: String,
+        #[serde(default)]
+        first_arg: Option<String>,
+    },
+    #[serde(rename = "background_task_tool_end")]
+    ToolEnd {
+        task_id: String,
+        tool_name: String,
+        success: bool,
+        #[serde(default)]
+        error: Option<String>,
+    },
+    #[serde(rename = "background_task_permission_request")]
+    PermissionRequest {
+        task_id: String,
+        request_id: String,
+        tool_name: String,
+        tool_args: BackgroundPrimitiveMap,
+    },
+    #[serde(rename = "background_task_completed")]
+    Completed { task: Box<BackgroundTaskState> },
+    #[serde(rename = "background_task_failed")]
+    Failed { task: Box<BackgroundTaskState> },
+    #[serde(rename = "background_task_cancelled")]
+    Cancelled { task: Box<BackgroundTaskState> },
+    #[serde(rename = "background_task_closed")]
+    Closed { task_id: String },
+    #[serde(rename = "background_task_waking")]
+    Waking {
+        task_id: String,
+        #[serde(default)]
+        instruction: Option<String>,
+    },
+}
+
+impl From<BackgroundTaskEvent> for TaskEvent {
+    fn from(event: BackgroundTaskEvent) -> Self {
+        use BackgroundTaskEvent as R;
+        match event {
+            R::Created { task } => Self::Created { task },
+            R::Started { task } => Self::Started { task },
+            R::Updated { task } => Self::Updated { task },
+            R::TextDelta { task_id, delta } => Self::TextDelta { task_id, delta },
+            R::ToolStart {
+                task_id,
+                tool_name,
+                first_arg,
+            } => Self::ToolStart {
+                task_id,
+                tool_name,
+                first_arg,
+            },
+            R::ToolEnd {
+                task_id,
+                tool_name,
+                success,
+                error,
+            } => Self::ToolEnd {
+                task_id,
+                tool_name,
+                success,
+                error,
+            },
+            R::PermissionRequest {
+                task_id,
+                request_id,
+                tool_name,
+                tool_args,
+            } => Self::PermissionRequest {
+                task_id,
+                request_id,
+                tool_name,
+                tool_args,
+            },
+            R::Completed { task } => Self::Completed { task },
+            R::Failed { task } => Self::Failed { task },
+            R::Cancelled { task } => Self::Cancelled { task },
+            R::Closed { task_id } => Self::Closed { task_id },
+            R::Waking {
+                task_id,
+                instruction,
+            } => Self::Waking {
+                task_id,
+                instruction,
+            },
+        }
+    }
+}
+
+/// serde's derived decoder of `BackgroundJobGroupEvent`'s wire shape.
+#[derive(Deserialize)]
+#[serde(tag = "type")]
+pub enum BackgroundJobGroupEvent {
+    #[serde(rename = "background_job_group_created")]
+    Created { group: BackgroundJobGroupState },
+    #[serde(rename = "background_job_group_updated")]
+    Updated { group: BackgroundJobGroupState },
+    #[serde(rename = "background_job_group_completed")]
+    Completed { group: BackgroundJobGroupState },
+}
+
+impl From<BackgroundJobGroupEvent> for GroupEvent {
+    fn from(event: BackgroundJobGroupEvent) -> Self {
+        match event {
+            BackgroundJobGroupEvent::Created { group } => Self::Created { group },
+            BackgroundJobGroupEvent::Updated { group } => Self::Updated { group },
+            BackgroundJobGroupEvent::Completed { group } => Self::Completed { group },
+        }
+    }
+}
