@@ -19,6 +19,7 @@
 //! | `signal` | [`AbortSignal`], the one cancellation signal |
 //! | `vocabulary` | closed vocabularies: [`PermissionMode`], [`ModelEffort`], [`SessionEndReason`], … |
 //! | `json` | the located JSON readers `from_json_*` (feature `serde`) |
+//! | `tagged` | crate-private: the one-pass decoder of enums tagged on a member (feature `serde`) |
 //!
 //! # Guarantees
 //!
