@@ -7,32 +7,38 @@
 //! The two documented differences are tested on their own: an array is not an event, and a tag
 //! that is not a string is refused naming the literals (serde's says "variant identifier").
 
+use agent_interface::agent_core::{UniversalMessage, UniversalMessagePart};
 use agent_interface::execution::groups::BackgroundJobGroupEvent;
 use agent_interface::execution::task_event::BackgroundTaskEvent;
 use agent_interface::execution::task_state::BackgroundTaskState;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-#[path = "common/reference_events.rs"]
+#[path = "common/reference_tagged.rs"]
 mod reference;
 
 use reference::{
     BackgroundJobGroupEvent as ReferenceGroupEvent, BackgroundTaskEvent as ReferenceTaskEvent,
+    UniversalMessagePart as ReferencePart,
 };
 
 /// An object as its members in the order they are written.
 type Members = Vec<(String, Value)>;
 
-fn golden(name: &str) -> Members {
-    let path = format!(
-        "{}/tests/golden/execution/{name}.json",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path).expect("a golden file");
-    // An event's tag goes first, as the golden files write it; the order of the rest does not
-    // matter to either decoder, so the map's own order is good enough.
-    let Value::Object(map) = serde_json::from_str(&text).expect("JSON") else {
-        panic!("{path} is not an object");
+/// A golden file of the execution family, by name (embedded, so the wasm32-wasip1 run, which
+/// has no file system, reads it too).
+macro_rules! golden {
+    ($name:literal) => {
+        include_str!(concat!("golden/execution/", $name, ".json"))
+    };
+}
+
+/// The members of the object `text` holds, its tag (`type`) first as the golden files write
+/// it; the order of the rest does not matter to either decoder, so the map's own order is good
+/// enough.
+fn members_of(text: &str) -> Members {
+    let Value::Object(map) = serde_json::from_str(text).expect("JSON") else {
+        panic!("not an object: {text}");
     };
     let mut members: Members = map.into_iter().collect();
     if let Some(tag) = members.iter().position(|(key, _)| key == "type") {
@@ -176,17 +182,17 @@ fn corruptions(members: &Members, foreign: &[(&str, Value)]) -> Vec<Members> {
     all
 }
 
-/// Runs every corruption of each golden event in `events` through both decoders (see
-/// [`agree`]); answers how many decoded and how many were refused, each golden one decoding.
-fn compare<T, R>(events: &[String], foreign: &[(&str, Value)]) -> (usize, usize)
+/// Runs every corruption of each of `events` (each valid) through both decoders (see
+/// [`agree`]); answers how many decoded and how many were refused.
+fn compare<T, R>(events: &[Members], foreign: &[(&str, Value)]) -> (usize, usize)
 where
     T: DeserializeOwned + PartialEq + std::fmt::Debug,
     R: DeserializeOwned + Into<T>,
 {
     let (mut valid, mut refused) = (0, 0);
     for event in events {
-        let all = corruptions(&golden(event), foreign);
-        assert!(agree::<T, R>(&text(&all[0])), "the golden {event} decodes");
+        let all = corruptions(event, foreign);
+        assert!(agree::<T, R>(&text(&all[0])), "{} decodes", text(event));
         for members in &all {
             if agree::<T, R>(&text(members)) {
                 valid += 1;
@@ -200,7 +206,7 @@ where
 
 #[test]
 fn task_events_decode_as_serdes_derived_decoder_does() {
-    let task = golden("task_state");
+    let task = members_of(golden!("task_state"));
     let task = Value::Object(task.into_iter().collect());
     let foreign: Vec<(&str, Value)> = vec![
         ("task", task),
@@ -214,21 +220,22 @@ fn task_events_decode_as_serdes_derived_decoder_does() {
         ("toolArgs", serde_json::json!({ "k": "v" })),
         ("instruction", Value::from("i")),
     ];
-    let names = [
-        "created",
-        "started",
-        "updated",
-        "text_delta",
-        "tool_start",
-        "tool_end",
-        "permission_request",
-        "completed",
-        "failed",
-        "cancelled",
-        "closed",
-        "waking",
-    ];
-    let events: Vec<String> = names.iter().map(|name| format!("event_{name}")).collect();
+    let events: Vec<Members> = [
+        golden!("event_created"),
+        golden!("event_started"),
+        golden!("event_updated"),
+        golden!("event_text_delta"),
+        golden!("event_tool_start"),
+        golden!("event_tool_end"),
+        golden!("event_permission_request"),
+        golden!("event_completed"),
+        golden!("event_failed"),
+        golden!("event_cancelled"),
+        golden!("event_closed"),
+        golden!("event_waking"),
+    ]
+    .map(members_of)
+    .into();
     let (valid, refused) = compare::<BackgroundTaskEvent, ReferenceTaskEvent>(&events, &foreign);
     assert!(
         valid > 200 && refused > 1_000,
@@ -238,13 +245,15 @@ fn task_events_decode_as_serdes_derived_decoder_does() {
 
 #[test]
 fn group_events_decode_as_serdes_derived_decoder_does() {
-    let group = golden("job_group_state");
+    let group = members_of(golden!("job_group_state"));
     let foreign = vec![("task", Value::Object(group.into_iter().collect()))];
-    let names = ["created", "updated", "completed"];
-    let events: Vec<String> = names
-        .iter()
-        .map(|name| format!("job_group_event_{name}"))
-        .collect();
+    let events: Vec<Members> = [
+        golden!("job_group_event_created"),
+        golden!("job_group_event_updated"),
+        golden!("job_group_event_completed"),
+    ]
+    .map(members_of)
+    .into();
     let (valid, refused) =
         compare::<BackgroundJobGroupEvent, ReferenceGroupEvent>(&events, &foreign);
     assert!(
@@ -307,7 +316,7 @@ fn members_before_the_tag_decode_exactly() {
 fn a_state_inside_an_event_reads_as_it_reads_alone() {
     // A result tagged with a number: serde's buffered decoder (the derived event decoder's)
     // reads it as a variant's index; the state's own decoder refuses it, and so does the event.
-    let mut state = golden("task_state");
+    let mut state = members_of(golden!("task_state"));
     state.retain(|(name, _)| name != "result");
     state.push(("result".to_owned(), serde_json::json!({ "kind": 0 })));
     let state = text(&state);
@@ -328,4 +337,51 @@ fn a_state_inside_an_event_reads_as_it_reads_alone() {
             Err(message(&alone))
         );
     }
+}
+
+#[test]
+fn message_parts_decode_as_serdes_derived_decoder_does() {
+    let parts: Vec<Members> = [
+        serde_json::json!({ "type": "text", "text": "hello" }),
+        serde_json::json!({ "type": "image_inline", "mimeType": "image/png", "data": "iVBORw0" }),
+        serde_json::json!({ "type": "image_uri", "uri": "https://x/y.png", "mimeType": "image/png" }),
+        serde_json::json!({ "type": "image_uri", "uri": "https://x/y.png" }),
+    ]
+    .into_iter()
+    .map(|part| {
+        let Value::Object(members) = part else {
+            unreachable!()
+        };
+        let mut members: Members = members.into_iter().collect();
+        let tag = members.iter().position(|(key, _)| key == "type").expect("a tag");
+        let tag = members.remove(tag);
+        members.insert(0, tag);
+        members
+    })
+    .collect();
+    let foreign: Vec<(&str, Value)> = vec![
+        ("text", Value::from("t")),
+        ("mimeType", Value::from("image/gif")),
+        ("data", Value::from("R0lG")),
+        ("uri", Value::from("https://z")),
+    ];
+    let (valid, refused) = compare::<UniversalMessagePart, ReferencePart>(&parts, &foreign);
+    assert!(
+        valid > 50 && refused > 150,
+        "{valid} valid, {refused} refused"
+    );
+}
+
+#[test]
+fn a_part_inside_a_message_has_a_string_tag() {
+    // Buffered inside the message's derived decoder, serde's part decoder read `0` as the first
+    // variant's index: a text part, written back as `"type": "text"`.
+    let text = r#"{"role": "user", "id": "m", "timestamp": "t", "state": "complete",
+        "content": "c", "parts": [{"type": 0, "text": "x"}]}"#;
+    let error = serde_json::from_str::<UniversalMessage>(text).unwrap_err();
+    assert!(
+        message(&error)
+            .starts_with("invalid type: integer `0`, expected one of the string literals `text`"),
+        "{error}"
+    );
 }

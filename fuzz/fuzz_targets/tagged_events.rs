@@ -1,13 +1,14 @@
-//! The one-pass decoders of the tagged events agree with serde's derived decoders of the same
-//! shapes (`tests/common/reference_events.rs`), on any JSON text.
+//! The one-pass decoders of the enums tagged on a member agree with serde's derived decoders of
+//! the same shapes (`tests/common/reference_tagged.rs`), on any JSON text.
 //!
 //! Input: the text of one JSON value (other bytes are skipped). It is decoded as a
-//! `BackgroundTaskEvent` and as a `BackgroundJobGroupEvent`, each with the crate's decoder and
+//! `BackgroundTaskEvent`, a `BackgroundJobGroupEvent` and a `UniversalMessagePart`, each with
+//! the crate's decoder and
 //! with the reference, from the text; the reference also decodes the text's parse (a `Value`,
 //! where a repeated name counts once).
 //!
-//! Properties, for each of the two enums:
-//! - an array is never an event (the reference reads one whose first element is the tag);
+//! Properties, for each of the three enums:
+//! - an array is never one (the reference reads one whose first element is the tag);
 //! - the rest is compared only where no nested member named like a tag (`kind`, `type`) is a
 //!   number: below its own tag the reference reads such a number as a variant's index, where a
 //!   decoder of the text refuses it (the crate's, as the record's own lists always did);
@@ -19,17 +20,18 @@
 //!   the tag is not a string (then its message names the literals).
 #![no_main]
 
-use agent_interface::agent_core::Value;
+use agent_interface::agent_core::{UniversalMessagePart, Value};
 use agent_interface::execution::groups::BackgroundJobGroupEvent;
 use agent_interface::execution::task_event::BackgroundTaskEvent;
 use libfuzzer_sys::fuzz_target;
 use serde::de::DeserializeOwned;
 
-#[path = "../../tests/common/reference_events.rs"]
+#[path = "../../tests/common/reference_tagged.rs"]
 mod reference;
 
 use reference::{
     BackgroundJobGroupEvent as ReferenceGroupEvent, BackgroundTaskEvent as ReferenceTaskEvent,
+    UniversalMessagePart as ReferencePart,
 };
 
 /// serde_json's message without the position it appends.
@@ -96,4 +98,5 @@ fuzz_target!(|bytes: &[u8]| {
     };
     agree::<BackgroundTaskEvent, ReferenceTaskEvent>(text, &parsed);
     agree::<BackgroundJobGroupEvent, ReferenceGroupEvent>(text, &parsed);
+    agree::<UniversalMessagePart, ReferencePart>(text, &parsed);
 });

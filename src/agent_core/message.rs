@@ -42,8 +42,10 @@ string_enum! {
 /// `#[non_exhaustive]`: the contract's part kinds grow (audio, files), so match it with a
 /// wildcard arm. Build parts with [`text`](Self::text), [`image_inline`](Self::image_inline) and
 /// [`image_uri`](Self::image_uri).
+// `Deserialize` is written out (`part_decode`): the derived one, buffered inside a message's,
+// read a numeric tag as a variant's index.
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(
     feature = "serde",
     serde(

@@ -48,8 +48,14 @@ pub(crate) trait TaggedMembers: Default {
     /// Whether the variant `tag` declares `member`.
     fn declares(member: Self::Member, tag: Self::Tag) -> bool;
 
-    /// Reads `member` from `source` into its slot, refusing a second one (with [`read_once`]).
-    fn read<S: MemberSource>(&mut self, member: Self::Member, source: S) -> Result<(), S::Error>;
+    /// Reads `member` of the variant `tag` from `source` into its slot, refusing a second one
+    /// (with [`read_once`]); the tag is known by then, for a member whose type is the variant's.
+    fn read<S: MemberSource>(
+        &mut self,
+        member: Self::Member,
+        tag: Self::Tag,
+        source: S,
+    ) -> Result<(), S::Error>;
 
     /// The variant `tag` from the members read, a missing required one refused (with [`required`])
     /// in the order the variant declares them.
@@ -172,13 +178,13 @@ impl<'de, M: TaggedMembers> Visitor<'de> for TaggedVisitor<M> {
                     let read: M::Tag = map.next_value()?;
                     for (member, value) in early.drain(..) {
                         if M::declares(member, read) {
-                            members.read(member, Kept(value, PhantomData))?;
+                            members.read(member, read, Kept(value, PhantomData))?;
                         }
                     }
                     tag = Some(read);
                 }
                 (Key::Member(member), Some(read)) if M::declares(member, read) => {
-                    members.read(member, Next(&mut map, PhantomData))?;
+                    members.read(member, read, Next(&mut map, PhantomData))?;
                 }
                 (Key::Member(member), None) => early.push((member, map.next_value()?)),
                 _ => {

@@ -111,7 +111,12 @@ impl TaggedMembers for TaskEventMembers {
         }
     }
 
-    fn read<S: MemberSource>(&mut self, member: Member, source: S) -> Result<(), S::Error> {
+    fn read<S: MemberSource>(
+        &mut self,
+        member: Member,
+        _: Type,
+        source: S,
+    ) -> Result<(), S::Error> {
         let name = member.name();
         match member {
             Member::Task => read_once(&mut self.task, name, source),
@@ -198,7 +203,12 @@ impl TaggedMembers for GroupEventMembers {
         true
     }
 
-    fn read<S: MemberSource>(&mut self, (): (), source: S) -> Result<(), S::Error> {
+    fn read<S: MemberSource>(
+        &mut self,
+        (): (),
+        _: BackgroundJobGroupEventType,
+        source: S,
+    ) -> Result<(), S::Error> {
         read_once(&mut self.group, "group", source)
     }
 

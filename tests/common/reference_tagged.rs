@@ -1,8 +1,10 @@
-//! serde's derived decoders of the tagged events' wire shapes (`BackgroundTaskEvent`,
-//! `BackgroundJobGroupEvent`): the reference the crate's one-pass decoders are held to, by
+//! serde's derived decoders of the wire shapes of the enums tagged on a member that the crate
+//! decodes in one pass (`BackgroundTaskEvent`, `BackgroundJobGroupEvent`,
+//! `UniversalMessagePart`): the reference the crate's decoders are held to, by
 //! `tests/tagged_events.rs` and the `tagged_events` fuzz target. Named as the crate's enums, so
 //! serde's messages (which name the enum) are the same; the crate's are imported renamed.
 
+use agent_interface::agent_core::UniversalMessagePart as Part;
 use agent_interface::execution::groups::{
     BackgroundJobGroupEvent as GroupEvent, BackgroundJobGroupState,
 };
@@ -133,6 +135,40 @@ impl From<BackgroundJobGroupEvent> for GroupEvent {
             BackgroundJobGroupEvent::Created { group } => Self::Created { group },
             BackgroundJobGroupEvent::Updated { group } => Self::Updated { group },
             BackgroundJobGroupEvent::Completed { group } => Self::Completed { group },
+        }
+    }
+}
+
+/// serde's derived decoder of `UniversalMessagePart`'s wire shape.
+#[derive(Deserialize)]
+#[serde(
+    tag = "type",
+    rename_all = "snake_case",
+    rename_all_fields = "camelCase"
+)]
+pub enum UniversalMessagePart {
+    Text {
+        text: String,
+    },
+    ImageInline {
+        mime_type: String,
+        data: String,
+    },
+    ImageUri {
+        uri: String,
+        #[serde(default)]
+        mime_type: Option<String>,
+    },
+}
+
+impl From<UniversalMessagePart> for Part {
+    fn from(part: UniversalMessagePart) -> Self {
+        match part {
+            UniversalMessagePart::Text { text } => Self::Text { text },
+            UniversalMessagePart::ImageInline { mime_type, data } => {
+                Self::ImageInline { mime_type, data }
+            }
+            UniversalMessagePart::ImageUri { uri, mime_type } => Self::ImageUri { uri, mime_type },
         }
     }
 }
