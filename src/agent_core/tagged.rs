@@ -2,21 +2,18 @@
 //! with `serde`).
 //!
 //! serde's derived decoder for an internally tagged enum buffers the whole object before it
-//! knows the variant, then decodes the variant's members a second time from the buffer. That
-//! second decoder is a copy of every member type's decoder, instantiated for the buffer, and
-//! the copies were a large part of the record codec's size. [`decode_tagged`] reads the object once:
-//! members after the tag straight into their fields, and declared members before it (a writer
-//! put them first) kept as [`Value`]s and decoded from their text once the tag names the
-//! variant, with the same decoder the direct path uses when the input is JSON text.
+//! knows the variant, then decodes the variant's members a second time from the buffer: a copy
+//! of every member type's decoder, instantiated for the buffer. [`decode_tagged`] reads the
+//! object once: members after the tag go straight into their fields, and declared members
+//! before it (a writer put them first) are kept as [`Value`]s and decoded from their text once
+//! the tag names the variant, with the decoder the direct path uses on JSON text.
 //!
 //! It keeps the derived decoder's rules and messages: the tag is required, once, and one of
 //! its literals; a member the variant does not declare is ignored, whatever its value; a
 //! declared member is refused when written twice or of the wrong type, and a required one when
-//! missing. Unlike the derived decoder it reads an object only (not an array whose first
-//! element is the tag), and refuses a tag that is not a string by naming the literals (serde
-//! says "expected variant identifier"). A member kept
-//! before the tag is decoded from a [`Value`], so inside it a key written twice counts once
-//! (the last), as JSON parsers do, where the direct path refuses it.
+//! missing. Where it reads differently (an array, a tag that is not a string, a numeric tag
+//! nested below, a key repeated inside a member kept before the tag), and why, is recorded in
+//! `docs/decisions/session-record-codec.md` ("Tagged events read in one pass").
 
 use alloc::vec::Vec;
 use core::fmt;
