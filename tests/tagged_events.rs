@@ -348,16 +348,7 @@ fn message_parts_decode_as_serdes_derived_decoder_does() {
         serde_json::json!({ "type": "image_uri", "uri": "https://x/y.png" }),
     ]
     .into_iter()
-    .map(|part| {
-        let Value::Object(members) = part else {
-            unreachable!()
-        };
-        let mut members: Members = members.into_iter().collect();
-        let tag = members.iter().position(|(key, _)| key == "type").expect("a tag");
-        let tag = members.remove(tag);
-        members.insert(0, tag);
-        members
-    })
+    .map(|part| members_of(&part.to_string()))
     .collect();
     let foreign: Vec<(&str, Value)> = vec![
         ("text", Value::from("t")),
