@@ -1,6 +1,7 @@
-//! The one-pass decoders of the tagged events (`BackgroundTaskEvent`, `BackgroundJobGroupEvent`)
-//! against serde's derived decoder of the same shape, kept here as the reference: on every
-//! golden event and on systematic corruptions of it (members reordered, dropped, written twice,
+//! The one-pass decoders of the enums tagged on a member (the events `BackgroundTaskEvent` and
+//! `BackgroundJobGroupEvent`, messages and their parts) against serde's derived decoder of the
+//! same shape, kept here as the reference: on every golden event, messages of every role, and
+//! systematic corruptions of them (members reordered, dropped, written twice,
 //! of every wrong type, foreign members, broken tags, broken task and group states), both
 //! answer the same value or the same message.
 //!
@@ -19,7 +20,7 @@ mod reference;
 
 use reference::{
     BackgroundJobGroupEvent as ReferenceGroupEvent, BackgroundTaskEvent as ReferenceTaskEvent,
-    UniversalMessagePart as ReferencePart,
+    UniversalMessage as ReferenceMessage, UniversalMessagePart as ReferencePart,
 };
 
 /// An object as its members in the order they are written.
@@ -33,15 +34,18 @@ macro_rules! golden {
     };
 }
 
-/// The members of the object `text` holds, its tag (`type`) first as the golden files write
-/// it; the order of the rest does not matter to either decoder, so the map's own order is good
+/// The members of the object `text` holds, its tag (`type`, or a message's `role`) first as the
+/// golden files write it; the order of the rest does not matter to either decoder, so the map's own order is good
 /// enough.
 fn members_of(text: &str) -> Members {
     let Value::Object(map) = serde_json::from_str(text).expect("JSON") else {
         panic!("not an object: {text}");
     };
     let mut members: Members = map.into_iter().collect();
-    if let Some(tag) = members.iter().position(|(key, _)| key == "type") {
+    if let Some(tag) = members
+        .iter()
+        .position(|(key, _)| key == "type" || key == "role")
+    {
         let tag = members.remove(tag);
         members.insert(0, tag);
     }
@@ -129,7 +133,7 @@ fn corruptions(members: &Members, foreign: &[(&str, Value)]) -> Vec<Members> {
             all.push(at_end);
             // A tag that is not a string is refused differently on purpose (see
             // `an_event_is_an_object_with_a_string_tag`).
-            let values = if order[at].0 == "type" {
+            let values = if order[at].0 == "type" || order[at].0 == "role" {
                 Vec::new()
             } else {
                 wrong_values()
@@ -374,5 +378,105 @@ fn a_part_inside_a_message_has_a_string_tag() {
         message(&error)
             .starts_with("invalid type: integer `0`, expected one of the string literals `text`"),
         "{error}"
+    );
+}
+
+/// A message of every role, with every member its role declares, and the bare ones.
+fn messages() -> Vec<Members> {
+    let call = serde_json::json!({
+        "id": "c1", "type": "function", "function": { "name": "read", "arguments": "{}" }
+    });
+    [
+        serde_json::json!({
+            "role": "user", "id": "m1", "timestamp": "2026-09-24T10:00:01Z",
+            "state": "complete", "metadata": { "a": [1, 2.5, "x"], "b": null },
+            "content": "hi", "parts": [{ "type": "text", "text": "p" }], "name": "ann"
+        }),
+        serde_json::json!({
+            "role": "user", "id": "m1", "timestamp": "t", "state": "complete", "content": "hi"
+        }),
+        serde_json::json!({
+            "role": "assistant", "id": "m2", "timestamp": "t", "state": "interrupted",
+            "content": null, "toolCalls": [call], "metadata": { "k": 1 },
+            "parts": [{ "type": "image_uri", "uri": "https://x/y.png" }]
+        }),
+        serde_json::json!({
+            "role": "assistant", "id": "m2", "timestamp": "t", "state": "complete",
+            "content": "done"
+        }),
+        serde_json::json!({
+            "role": "system", "id": "m3", "timestamp": "t", "state": "complete",
+            "content": "be brief", "name": "policy"
+        }),
+        serde_json::json!({
+            "role": "tool", "id": "m4", "timestamp": "t", "state": "complete", "content": "out",
+            "toolCallId": "c1", "name": "read", "metadata": { "ms": 12 }
+        }),
+    ]
+    .into_iter()
+    .map(|message| members_of(&message.to_string()))
+    .collect()
+}
+
+#[test]
+fn messages_decode_as_serdes_derived_decoder_does() {
+    let foreign: Vec<(&str, Value)> = vec![
+        ("content", Value::Null),
+        ("name", Value::from("n")),
+        ("toolCalls", serde_json::json!([])),
+        ("toolCallId", Value::from("c9")),
+        ("parts", Value::Null),
+        ("metadata", Value::Null),
+    ];
+    let (valid, refused) = compare::<UniversalMessage, ReferenceMessage>(&messages(), &foreign);
+    assert!(
+        valid > 200 && refused > 1_000,
+        "{valid} valid, {refused} refused"
+    );
+}
+
+#[test]
+fn a_message_with_several_problems_names_the_first_written() {
+    // serde's derived decoder reads the role's own members first and the flattened base after
+    // them, so it names `content` here; the one pass names what comes first in the text.
+    let text = r#"{"role": "user", "id": 5, "timestamp": "t", "state": "complete", "content": 7}"#;
+    let ours = serde_json::from_str::<UniversalMessage>(text).unwrap_err();
+    let derived = serde_json::from_str::<ReferenceMessage>(text).map(|_| ());
+    assert_eq!(
+        message(&ours),
+        "invalid type: integer `5`, expected a string"
+    );
+    assert_eq!(
+        derived.map_err(|error| message(&error)),
+        Err("invalid type: integer `7`, expected a string".to_owned())
+    );
+    // One problem: both name it, wherever it is written.
+    for text in [
+        r#"{"role": "user", "id": 5, "timestamp": "t", "state": "complete", "content": "c"}"#,
+        r#"{"id": 5, "timestamp": "t", "state": "complete", "content": "c", "role": "user"}"#,
+    ] {
+        let ours = serde_json::from_str::<UniversalMessage>(text).unwrap_err();
+        let derived = serde_json::from_str::<ReferenceMessage>(text).map(|_| ());
+        assert_eq!(
+            derived.map_err(|error| message(&error)),
+            Err(message(&ours))
+        );
+    }
+}
+
+#[test]
+fn a_message_has_a_string_role() {
+    let text = r#"{"role": 0, "id": "m", "timestamp": "t", "state": "complete", "content": "c"}"#;
+    let error = serde_json::from_str::<UniversalMessage>(text).unwrap_err();
+    assert!(
+        message(&error)
+            .starts_with("invalid type: integer `0`, expected one of the string literals `user`"),
+        "{error}"
+    );
+    let array = r#"["user", "m", "t", "complete", "c"]"#;
+    let error = serde_json::from_str::<UniversalMessage>(array).unwrap_err();
+    assert_eq!(
+        message(&error),
+        "invalid type: sequence, expected internally tagged enum UniversalMessage"
     );
 }

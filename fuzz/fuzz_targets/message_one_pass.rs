@@ -1,17 +1,18 @@
-//! The record decoder's two readers of a message agree: the one-pass reader, which answers
-//! first, and serde's derived `UniversalMessage` decoder, which answers what it leaves.
+//! A message reads the same inside a record as alone: the record decoder (its located member
+//! decoder) and `UniversalMessage`'s own decoder agree. (The name is from when the record
+//! decoder read messages with a one-pass reader of its own, in front of serde's derived
+//! decoder; both are one decoder now, held to serde's derived one by `tagged_events`.)
 //!
-//! Input: the text of one message (any JSON value a parse reads; other bytes are skipped). It is stored as the only element of a
-//! record's `messages` and decoded with `decode_session_record`; the same text is decoded with
-//! the derived decoder alone (`serde_json::from_str::<UniversalMessage>`) and, for what a parse
-//! reads (repeated names dropped), from a parsed `Value`.
+//! Input: the text of one message (any JSON value a parse reads; other bytes are skipped). It
+//! is stored as the only element of a record's `messages` and decoded with
+//! `decode_session_record`; the same text is decoded alone
+//! (`serde_json::from_str::<UniversalMessage>`) and, for what a parse reads (repeated names
+//! dropped), from a parsed `Value`.
 //!
 //! Properties:
-//! - the record is valid exactly when the derived decoder reads the message, from its text or
-//!   else from its parse;
-//! - a valid record holds the one message the derived decoder read (from the text when it reads
-//!   the text), so the one-pass reader never answers a different value, and never answers where
-//!   the derived decoder refuses;
+//! - the record is valid exactly when the message decodes alone, from its text or else from its
+//!   parse;
+//! - a valid record holds the one message decoded alone (from the text when it reads the text);
 //! - a corrupt record's issues are all at or below `record.messages[0]`.
 #![no_main]
 
@@ -53,14 +54,14 @@ fuzz_target!(|bytes: &[u8]| {
                 (Ok(expected), _) => assert_eq!(message, expected, "read from the text"),
                 (Err(_), Some(expected)) => assert_eq!(message, expected, "read from a parse"),
                 (Err(error), None) => {
-                    panic!("valid, but the derived decoder refuses the message: {error}")
+                    panic!("valid, but the message alone is refused: {error}")
                 }
             }
         }
         SessionRecordDecodeOutcome::Corrupt { issues, .. } => {
             assert!(
                 from_text.is_err() && from_parse.is_none(),
-                "corrupt ({issues:?}), but the derived decoder reads the message"
+                "corrupt ({issues:?}), but the message alone decodes"
             );
             for issue in &issues {
                 assert!(

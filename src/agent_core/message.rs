@@ -303,8 +303,10 @@ pub struct ToolMessage {
 /// One conversation message (`TUniversalMessage`), tagged on `role`.
 ///
 /// Narrow it with an exhaustive `match`; the accessors below read the fields every role shares.
+// `Deserialize` is written out (`message_decode`): the derived one buffers the message twice
+// (tag, then flattened base) and links a second decoder of every member.
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(feature = "serde", serde(tag = "role", rename_all = "lowercase"))]
 pub enum UniversalMessage {
     /// `role: 'user'`.

@@ -20,6 +20,7 @@
 //! | `vocabulary` | closed vocabularies: [`PermissionMode`], [`ModelEffort`], [`SessionEndReason`], … |
 //! | `json` | the located JSON readers `from_json_*` (feature `serde`) |
 //! | `tagged` | crate-private: the one-pass decoder of enums tagged on a member (feature `serde`) |
+//! | `message_decode` | crate-private: a message's `Deserialize`, through `tagged` (feature `serde`) |
 //! | `part_decode` | crate-private: a message part's `Deserialize`, through `tagged` (feature `serde`) |
 //!
 //! # Guarantees
@@ -60,6 +61,8 @@ mod history;
 #[cfg(feature = "serde")]
 mod json;
 mod message;
+#[cfg(feature = "serde")]
+mod message_decode;
 #[cfg(feature = "serde")]
 mod part_decode;
 mod signal;

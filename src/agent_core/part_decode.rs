@@ -80,12 +80,12 @@ impl TaggedMembers for PartMembers {
     fn read<S: MemberSource>(
         &mut self,
         member: Member,
-        tag: PartType,
+        tag: Option<PartType>,
         source: S,
     ) -> Result<(), S::Error> {
         match member {
             Member::Text => read_once(&mut self.text, "text", source),
-            Member::MimeType if tag == PartType::ImageInline => {
+            Member::MimeType if tag == Some(PartType::ImageInline) => {
                 read_once(&mut self.mime_type, "mimeType", source)
             }
             Member::MimeType => read_once(&mut self.optional_mime_type, "mimeType", source),

@@ -4,8 +4,9 @@
 //! serde's derived decoder for an internally tagged enum buffers the whole object before it
 //! knows the variant, then decodes the variant's members a second time from the buffer: a copy
 //! of every member type's decoder, instantiated for the buffer. [`decode_tagged`] reads the
-//! object once: members after the tag go straight into their fields, and declared members
-//! before it (a writer put them first) are kept as [`Value`]s and decoded from their text once
+//! object once: members after the tag, and members every variant declares alike, go straight
+//! into their fields, and other declared members before it (a writer put them first) are kept
+//! as [`Value`]s and decoded from their text once
 //! the tag names the variant, with the decoder the direct path uses on JSON text.
 //!
 //! It keeps the derived decoder's rules and messages: the tag is required, once, and one of
@@ -42,17 +43,31 @@ pub(crate) trait TaggedMembers: Default {
     /// The member named `name`, if a variant declares one.
     fn member(name: &str) -> Option<Self::Member>;
 
-    /// Whether the variant `tag` declares `member`.
+    /// Whether the variant `tag` declares `member` (always, for a [`shared`](Self::shared) one).
     fn declares(member: Self::Member, tag: Self::Tag) -> bool;
 
+    /// Whether every variant declares `member`, with one type: it is then read where it is
+    /// written, before the tag too, instead of being kept for later.
+    fn shared(_member: Self::Member) -> bool {
+        false
+    }
+
     /// Reads `member` of the variant `tag` from `source` into its slot, refusing a second one
-    /// (with [`read_once`]); the tag is known by then, for a member whose type is the variant's.
+    /// (with [`read_once`]). The tag is known by then (for a member whose type is the
+    /// variant's), except for a [`shared`](Self::shared) member written before it: `None`.
     fn read<S: MemberSource>(
         &mut self,
         member: Self::Member,
-        tag: Self::Tag,
+        tag: Option<Self::Tag>,
         source: S,
     ) -> Result<(), S::Error>;
+
+    /// Called once the tag is read and the members written before it are decoded: refuses
+    /// what a [`shared`](Self::shared) member read before the tag holds that the variant `tag`
+    /// does not allow.
+    fn tagged<E: de::Error>(&mut self, _tag: Self::Tag) -> Result<(), E> {
+        Ok(())
+    }
 
     /// The variant `tag` from the members read, a missing required one refused (with [`required`])
     /// in the order the variant declares them.
@@ -175,13 +190,17 @@ impl<'de, M: TaggedMembers> Visitor<'de> for TaggedVisitor<M> {
                     let read: M::Tag = map.next_value()?;
                     for (member, value) in early.drain(..) {
                         if M::declares(member, read) {
-                            members.read(member, read, Kept(value, PhantomData))?;
+                            members.read(member, Some(read), Kept(value, PhantomData))?;
                         }
                     }
+                    members.tagged(read)?;
                     tag = Some(read);
                 }
                 (Key::Member(member), Some(read)) if M::declares(member, read) => {
-                    members.read(member, read, Next(&mut map, PhantomData))?;
+                    members.read(member, Some(read), Next(&mut map, PhantomData))?;
+                }
+                (Key::Member(member), None) if M::shared(member) => {
+                    members.read(member, None, Next(&mut map, PhantomData))?;
                 }
                 (Key::Member(member), None) => early.push((member, map.next_value()?)),
                 _ => {

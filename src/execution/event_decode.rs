@@ -114,7 +114,7 @@ impl TaggedMembers for TaskEventMembers {
     fn read<S: MemberSource>(
         &mut self,
         member: Member,
-        _: Type,
+        _: Option<Type>,
         source: S,
     ) -> Result<(), S::Error> {
         let name = member.name();
@@ -206,7 +206,7 @@ impl TaggedMembers for GroupEventMembers {
     fn read<S: MemberSource>(
         &mut self,
         (): (),
-        _: BackgroundJobGroupEventType,
+        _: Option<BackgroundJobGroupEventType>,
         source: S,
     ) -> Result<(), S::Error> {
         read_once(&mut self.group, "group", source)

@@ -1,10 +1,13 @@
 //! serde's derived decoders of the wire shapes of the enums tagged on a member that the crate
 //! decodes in one pass (`BackgroundTaskEvent`, `BackgroundJobGroupEvent`,
-//! `UniversalMessagePart`): the reference the crate's decoders are held to, by
+//! `UniversalMessagePart`, `UniversalMessage`): the reference the crate's decoders are held to, by
 //! `tests/tagged_events.rs` and the `tagged_events` fuzz target. Named as the crate's enums, so
 //! serde's messages (which name the enum) are the same; the crate's are imported renamed.
 
-use agent_interface::agent_core::UniversalMessagePart as Part;
+use agent_interface::agent_core::{
+    AssistantMessage, SystemMessage, ToolMessage, UniversalMessage as Message,
+    UniversalMessagePart as Part, UserMessage,
+};
 use agent_interface::execution::groups::{
     BackgroundJobGroupEvent as GroupEvent, BackgroundJobGroupState,
 };
@@ -169,6 +172,28 @@ impl From<UniversalMessagePart> for Part {
                 Self::ImageInline { mime_type, data }
             }
             UniversalMessagePart::ImageUri { uri, mime_type } => Self::ImageUri { uri, mime_type },
+        }
+    }
+}
+
+/// serde's derived decoder of `UniversalMessage`'s wire shape: tagged on `role`, each role the
+/// crate's own struct, whose derived decoder flattens the shared base.
+#[derive(Deserialize)]
+#[serde(tag = "role", rename_all = "lowercase")]
+pub enum UniversalMessage {
+    User(UserMessage),
+    Assistant(AssistantMessage),
+    System(SystemMessage),
+    Tool(ToolMessage),
+}
+
+impl From<UniversalMessage> for Message {
+    fn from(message: UniversalMessage) -> Self {
+        match message {
+            UniversalMessage::User(message) => Self::User(message),
+            UniversalMessage::Assistant(message) => Self::Assistant(message),
+            UniversalMessage::System(message) => Self::System(message),
+            UniversalMessage::Tool(message) => Self::Tool(message),
         }
     }
 }

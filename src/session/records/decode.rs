@@ -130,7 +130,6 @@ mod member_decoder {
         InteractiveSessionRecord, SessionLoadOutcome, SessionLoadStatus, SessionRecordDecodeIssue,
     };
     use crate::agent_core::{Value, ValueMap};
-    use crate::session::records::one_pass_message::message_in_one_pass;
 
     /// Every member the record declares, by wire name; any other member goes to `extra`.
     pub(crate) const RECORD_MEMBERS: [&str; 22] = [
@@ -376,7 +375,7 @@ mod member_decoder {
             let cwd: Option<String> = read.required(2);
             let created_at: Option<String> = read.required(3);
             let updated_at: Option<String> = read.required(4);
-            let messages = read.list_reading(5, true, message_in_one_pass);
+            let messages = read.list(5, true);
             let history = read.list(6, false);
             let system_prompt = read.optional(7);
             let tool_schemas = read.list(8, false);
@@ -527,30 +526,12 @@ mod member_decoder {
         /// A list member, element by element: absent is `None` (an issue when `required`),
         /// `null` too when it is not `required`.
         fn list<T: DeserializeOwned>(&mut self, index: usize, required: bool) -> Option<Vec<T>> {
-            self.list_reading(index, required, |_| None)
-        }
-
-        /// [`Members::list`], reading each element with `one_pass` first: what it answers
-        /// stands, and an element it leaves (`None`) goes to the derived decoder, as does
-        /// every element after it (so a list of broken elements pays for one extra read, not
-        /// one per element).
-        fn list_reading<T: DeserializeOwned>(
-            &mut self,
-            index: usize,
-            required: bool,
-            one_pass: fn(&str) -> Option<T>,
-        ) -> Option<Vec<T>> {
             let elements = self.elements(index, required)?;
             let before = self.issues.len();
             let mut decoded = Vec::with_capacity(elements.len());
-            let mut reading = true;
             for (at, element) in elements.iter().enumerate() {
                 let span = element.node.span.clone();
-                let read = reading
-                    .then(|| self.text.get(span.clone()).and_then(one_pass))
-                    .flatten();
-                reading = read.is_some();
-                if let Some(element) = read.or_else(|| self.decode(index, Some(at), span)) {
+                if let Some(element) = self.decode(index, Some(at), span) {
                     decoded.push(element);
                 }
             }

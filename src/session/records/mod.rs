@@ -23,8 +23,6 @@
 mod decode;
 #[cfg(feature = "serde")]
 mod json_text;
-#[cfg(feature = "serde")]
-mod one_pass_message;
 mod record;
 mod store;
 
