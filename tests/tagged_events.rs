@@ -1,16 +1,18 @@
 //! The one-pass decoders of the enums tagged on a member (the events `BackgroundTaskEvent` and
-//! `BackgroundJobGroupEvent`, messages and their parts) against serde's derived decoder of the
-//! same shape, kept here as the reference: on every golden event, messages of every role, and
-//! systematic corruptions of them (members reordered, dropped, written twice,
-//! of every wrong type, foreign members, broken tags, broken task and group states), both
-//! answer the same value or the same message.
+//! `BackgroundJobGroupEvent`, messages and their parts, task results) against serde's derived
+//! decoder of the same shape, kept here as the reference: on every golden event and result,
+//! messages of every role, and systematic corruptions of them (members reordered, dropped,
+//! written twice, of every wrong type, foreign members, broken tags, broken task and group
+//! states), both answer the same value or the same message.
 //!
-//! The two documented differences are tested on their own: an array is not an event, and a tag
-//! that is not a string is refused naming the literals (serde's says "variant identifier").
+//! The documented differences are tested on their own: an array is not an event, a tag that is
+//! not a string is refused naming the literals (serde's says "variant identifier"), and a
+//! message or a result with several problems names the first it reads.
 
 use agent_interface::agent_core::{UniversalMessage, UniversalMessagePart};
 use agent_interface::execution::groups::BackgroundJobGroupEvent;
 use agent_interface::execution::task_event::BackgroundTaskEvent;
+use agent_interface::execution::task_result::BackgroundTaskResult;
 use agent_interface::execution::task_state::BackgroundTaskState;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -20,7 +22,8 @@ mod reference;
 
 use reference::{
     BackgroundJobGroupEvent as ReferenceGroupEvent, BackgroundTaskEvent as ReferenceTaskEvent,
-    UniversalMessage as ReferenceMessage, UniversalMessagePart as ReferencePart,
+    BackgroundTaskResult as ReferenceResult, UniversalMessage as ReferenceMessage,
+    UniversalMessagePart as ReferencePart,
 };
 
 /// An object as its members in the order they are written.
@@ -34,7 +37,8 @@ macro_rules! golden {
     };
 }
 
-/// The members of the object `text` holds, its tag (`type`, or a message's `role`) first as the
+/// The members of the object `text` holds, its tag (`type`, a message's `role`, a result's
+/// `kind`) first as the
 /// golden files write it; the order of the rest does not matter to either decoder, so the map's own order is good
 /// enough.
 fn members_of(text: &str) -> Members {
@@ -44,7 +48,7 @@ fn members_of(text: &str) -> Members {
     let mut members: Members = map.into_iter().collect();
     if let Some(tag) = members
         .iter()
-        .position(|(key, _)| key == "type" || key == "role")
+        .position(|(key, _)| matches!(key.as_str(), "type" | "role" | "kind"))
     {
         let tag = members.remove(tag);
         members.insert(0, tag);
@@ -133,7 +137,7 @@ fn corruptions(members: &Members, foreign: &[(&str, Value)]) -> Vec<Members> {
             all.push(at_end);
             // A tag that is not a string is refused differently on purpose (see
             // `an_event_is_an_object_with_a_string_tag`).
-            let values = if order[at].0 == "type" || order[at].0 == "role" {
+            let values = if matches!(order[at].0.as_str(), "type" | "role" | "kind") {
                 Vec::new()
             } else {
                 wrong_values()
@@ -318,8 +322,10 @@ fn members_before_the_tag_decode_exactly() {
 
 #[test]
 fn a_state_inside_an_event_reads_as_it_reads_alone() {
-    // A result tagged with a number: serde's buffered decoder (the derived event decoder's)
-    // reads it as a variant's index; the state's own decoder refuses it, and so does the event.
+    // A result tagged with a number: serde's buffered decoder (the derived event decoder's) read
+    // it as a variant's index; the state's own decoder refuses it, and so does the event. Now
+    // that the result has a decoder of its own that never reads an index, even an event read
+    // by the derived reference refuses it.
     let mut state = members_of(golden!("task_state"));
     state.retain(|(name, _)| name != "result");
     state.push(("result".to_owned(), serde_json::json!({ "kind": 0 })));
@@ -327,7 +333,8 @@ fn a_state_inside_an_event_reads_as_it_reads_alone() {
     let alone = serde_json::from_str::<BackgroundTaskState>(&state).unwrap_err();
     assert_eq!(
         message(&alone),
-        "invalid type: integer `0`, expected variant identifier"
+        "invalid type: integer `0`, expected one of the string literals `agent`, `process`, \
+         `scheduled`, `tool-invocation`"
     );
     for event in [
         format!(r#"{{"type": "background_task_updated", "task": {state}}}"#),
@@ -336,7 +343,7 @@ fn a_state_inside_an_event_reads_as_it_reads_alone() {
         let error = serde_json::from_str::<BackgroundTaskEvent>(&event).unwrap_err();
         assert_eq!(message(&error), message(&alone), "{event}");
         let reference = serde_json::from_str::<ReferenceTaskEvent>(&event).map(|_| ());
-        assert_ne!(
+        assert_eq!(
             reference.map_err(|error| message(&error)),
             Err(message(&alone))
         );
@@ -478,5 +485,52 @@ fn a_message_has_a_string_role() {
     assert_eq!(
         message(&error),
         "invalid type: sequence, expected internally tagged enum UniversalMessage"
+    );
+}
+
+#[test]
+fn task_results_decode_as_serdes_derived_decoder_does() {
+    let results: Vec<Members> = [
+        golden!("result_agent"),
+        golden!("result_process"),
+        golden!("result_scheduled"),
+        golden!("result_tool_invocation"),
+        r#"{"kind": "agent", "taskId": "t", "output": "o"}"#,
+    ]
+    .map(members_of)
+    .into();
+    let foreign: Vec<(&str, Value)> = vec![
+        (
+            "usage",
+            serde_json::json!({ "promptTokens": 1, "completionTokens": 2, "totalTokens": 3 }),
+        ),
+        ("exitCode", Value::from(0)),
+        ("signalCode", Value::from("SIGKILL")),
+        ("metadata", serde_json::json!({ "k": true })),
+        ("usage", Value::Null),
+    ];
+    let (valid, refused) = compare::<BackgroundTaskResult, ReferenceResult>(&results, &foreign);
+    assert!(
+        valid > 100 && refused > 500,
+        "{valid} valid, {refused} refused"
+    );
+}
+
+#[test]
+fn a_result_refuses_another_kinds_key_after_its_own_problems() {
+    // Both decoders refuse a key of another kind only once the result decodes otherwise.
+    let text = r#"{"kind": "scheduled", "exitCode": 0, "taskId": "t"}"#;
+    let ours = serde_json::from_str::<BackgroundTaskResult>(text).unwrap_err();
+    let derived = serde_json::from_str::<ReferenceResult>(text).map(|_| ());
+    assert_eq!(message(&ours), "missing field `output`");
+    assert_eq!(
+        derived.map_err(|error| message(&error)),
+        Err(message(&ours))
+    );
+    let text = r#"{"kind": "scheduled", "exitCode": 0, "taskId": "t", "output": "o"}"#;
+    let ours = serde_json::from_str::<BackgroundTaskResult>(text).unwrap_err();
+    assert_eq!(
+        message(&ours),
+        "a scheduled result cannot carry `exitCode`: only process results have it"
     );
 }

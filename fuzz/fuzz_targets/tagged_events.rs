@@ -2,11 +2,11 @@
 //! the same shapes (`tests/common/reference_tagged.rs`), on any JSON text.
 //!
 //! Input: the text of one JSON value (other bytes are skipped). It is decoded as a
-//! `BackgroundTaskEvent`, a `BackgroundJobGroupEvent`, a `UniversalMessagePart` and a
-//! `UniversalMessage`, each with the crate's decoder and with the reference, from the text; the
+//! `BackgroundTaskEvent`, a `BackgroundJobGroupEvent`, a `UniversalMessagePart`, a
+//! `UniversalMessage` and a `BackgroundTaskResult`, each with the crate's decoder and with the reference, from the text; the
 //! reference also decodes the text's parse (a `Value`, where a repeated name counts once).
 //!
-//! Properties, for each of the four enums:
+//! Properties, for each of the five enums:
 //! - an array is never one (the reference reads one whose first element is the tag);
 //! - the rest is compared only where no nested member named like a tag (`kind`, `type`) is a
 //!   number: below its own tag the reference reads such a number as a variant's index, where a
@@ -18,18 +18,19 @@
 //!   and the parse with one message), the crate's decoder refuses with that message too, unless
 //!   the tag is not a string (then its message names the literals).
 //!
-//! A message is compared on more conditions: where it has several problems, the crate's
-//! decoder names the first it reads, and serde's derived decoder the first of the role's own
-//! members, then a missing one of them, then the flattened base's. So the crate's message is
-//! taken from the same members written in the order the derived decoder reads them (the role,
-//! the role's own members, the base's, each group in its order), only when a role is written,
-//! and only where both or neither name a missing member (the crate names every problem of a
-//! member written before a missing one).
+//! A message and a task result are compared on more conditions: where one has several
+//! problems, the crate's decoder names the first it reads, and serde's derived decoder the
+//! first of the variant's own members, then a missing one of them, then the flattened base's
+//! (see `message_group`, `result_group`). So the crate's message is taken from the same members
+//! written in the order the derived decoder reads them, only when the tag is written, and only
+//! where both or neither name a missing member (the crate names every problem of a member
+//! written before a missing one).
 #![no_main]
 
 use agent_interface::agent_core::{UniversalMessage, UniversalMessagePart, Value};
 use agent_interface::execution::groups::BackgroundJobGroupEvent;
 use agent_interface::execution::task_event::BackgroundTaskEvent;
+use agent_interface::execution::task_result::BackgroundTaskResult;
 use libfuzzer_sys::fuzz_target;
 use serde::de::DeserializeOwned;
 
@@ -38,7 +39,8 @@ mod reference;
 
 use reference::{
     BackgroundJobGroupEvent as ReferenceGroupEvent, BackgroundTaskEvent as ReferenceTaskEvent,
-    UniversalMessage as ReferenceMessage, UniversalMessagePart as ReferencePart,
+    BackgroundTaskResult as ReferenceResult, UniversalMessage as ReferenceMessage,
+    UniversalMessagePart as ReferencePart,
 };
 
 /// serde_json's message without the position it appends.
@@ -90,27 +92,76 @@ impl<'de> serde::Deserialize<'de> for Written {
     }
 }
 
-/// The message `text` holds, its members written in the order serde's derived decoder reads
-/// them: the role, the role's own members, the base's, each group in its order (the others
-/// last). `None` when it is no object or has no role.
-fn in_derived_order(text: &str) -> Option<String> {
-    let Written(members) = serde_json::from_str(text).ok()?;
-    let group = |name: &str| match name {
+/// Which group a message's member `name` is read in by serde's derived decoder: the role, the
+/// role's own members, the flattened base, the others.
+fn message_group(name: &str, _role: Option<&Value>) -> u8 {
+    match name {
         "role" => 0,
         "content" | "parts" | "name" | "toolCalls" | "toolCallId" => 1,
         "id" | "timestamp" | "state" | "metadata" => 2,
         _ => 3,
-    };
-    if !members.iter().any(|(name, _)| name == "role") {
-        return None;
     }
+}
+
+/// Which group a task result's member `name` is read in by serde's derived decoder: the kind;
+/// on an agent's or a process's result its own keys, then the flattened base; on the others the
+/// base, then the other kinds' keys (flattened after it); the others.
+fn result_group(name: &str, kind: Option<&Value>) -> u8 {
+    let own_keys_first = kind.is_some_and(|kind| kind == "agent" || kind == "process");
+    match name {
+        "kind" => 0,
+        "usage" | "exitCode" | "signalCode" if own_keys_first => 1,
+        "usage" | "exitCode" | "signalCode" => 2,
+        "taskId" | "output" | "metadata" if own_keys_first => 2,
+        "taskId" | "output" | "metadata" => 1,
+        _ => 3,
+    }
+}
+
+/// The object `text` holds, its members written in the order serde's derived decoder reads
+/// them (by `group`, each group in its order), a repeated name kept. `None` when it is no
+/// object or has no `tag`.
+fn in_derived_order(
+    text: &str,
+    tag: &str,
+    group: fn(&str, Option<&Value>) -> u8,
+) -> Option<String> {
+    let Written(members) = serde_json::from_str(text).ok()?;
+    let tag_value = members
+        .iter()
+        .find(|(name, _)| name == tag)
+        .map(|(_, value)| value)?;
     let mut ordered: Vec<&(String, Value)> = members.iter().collect();
-    ordered.sort_by_key(|(name, _)| group(name));
+    ordered.sort_by_key(|(name, _)| group(name, Some(tag_value)));
     let written: Vec<String> = ordered
         .iter()
         .map(|(name, value)| format!("{}:{value}", Value::from(name.as_str())))
         .collect();
     Some(format!("{{{}}}", written.join(",")))
+}
+
+/// [`agree`] for an enum whose variants flatten a base (a message, a task result): a refusal's
+/// message is taken from the members in the derived decoder's order; with no tag written, both
+/// only refuse.
+fn agree_flattened<T, R>(
+    text: &str,
+    parsed: &Value,
+    tag: &str,
+    group: fn(&str, Option<&Value>) -> u8,
+) where
+    T: DeserializeOwned + PartialEq + core::fmt::Debug,
+    R: DeserializeOwned + Into<T>,
+{
+    if let Some(ordered) = in_derived_order(text, tag, group) {
+        agree::<T, R>(text, parsed, tag, Some(&ordered));
+    } else {
+        // No object with the tag: never one (the reference reads some arrays, see `agree`).
+        let ours = serde_json::from_str::<T>(text);
+        assert!(ours.is_err(), "{ours:?}");
+        if !parsed.is_array() {
+            assert!(serde_json::from_str::<R>(text).is_err());
+        }
+    }
 }
 
 /// Compares the crate's decoder `T` with the reference `R` on `text`, whose parse is `parsed`;
@@ -169,15 +220,6 @@ fuzz_target!(|bytes: &[u8]| {
     agree::<BackgroundTaskEvent, ReferenceTaskEvent>(text, &parsed, "type", None);
     agree::<BackgroundJobGroupEvent, ReferenceGroupEvent>(text, &parsed, "type", None);
     agree::<UniversalMessagePart, ReferencePart>(text, &parsed, "type", None);
-    if let Some(ordered) = in_derived_order(text) {
-        agree::<UniversalMessage, ReferenceMessage>(text, &parsed, "role", Some(&ordered));
-    } else {
-        // No object with a role: never a message (the reference reads some arrays, see
-        // `agree`).
-        let ours = serde_json::from_str::<UniversalMessage>(text);
-        assert!(ours.is_err(), "{ours:?}");
-        if !parsed.is_array() {
-            assert!(serde_json::from_str::<ReferenceMessage>(text).is_err());
-        }
-    }
+    agree_flattened::<UniversalMessage, ReferenceMessage>(text, &parsed, "role", message_group);
+    agree_flattened::<BackgroundTaskResult, ReferenceResult>(text, &parsed, "kind", result_group);
 });

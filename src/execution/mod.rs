@@ -83,6 +83,8 @@ macro_rules! from_variants {
 #[cfg(feature = "serde")]
 mod event_decode;
 pub mod groups;
+#[cfg(feature = "serde")]
+mod result_decode;
 pub mod subagents;
 pub mod task_event;
 pub mod task_request;

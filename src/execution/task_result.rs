@@ -201,8 +201,10 @@ impl ToolInvocationBackgroundTaskResult {
 /// A kind-specific field exists only on its kind's variant: match the variant to reach
 /// `usage` or `exit_code`, or use [`usage`](Self::usage) and [`exit_code`](Self::exit_code),
 /// which answer `None` for every other kind.
+// `Deserialize` is written out (`result_decode`): the derived one buffers the result for the
+// tag and again for each flattened part, and links a second decoder of every member.
 #[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(feature = "serde", serde(tag = "kind"))]
 pub enum BackgroundTaskResult {
     /// `kind: 'agent'`.
@@ -282,10 +284,10 @@ from_variants!(BackgroundTaskResult {
 
 /// Who may carry `usage`, for refusals.
 #[cfg(feature = "serde")]
-const USAGE_OWNER: &str = "agent results";
+pub(super) const USAGE_OWNER: &str = "agent results";
 /// Who may carry `exitCode` and `signalCode`, for refusals.
 #[cfg(feature = "serde")]
-const EXIT_OWNER: &str = "process results";
+pub(super) const EXIT_OWNER: &str = "process results";
 
 /// The keys of other kinds' results, noticed so that they can be refused.
 #[cfg(feature = "serde")]

@@ -1,6 +1,6 @@
 //! serde's derived decoders of the wire shapes of the enums tagged on a member that the crate
 //! decodes in one pass (`BackgroundTaskEvent`, `BackgroundJobGroupEvent`,
-//! `UniversalMessagePart`, `UniversalMessage`): the reference the crate's decoders are held to, by
+//! `UniversalMessagePart`, `UniversalMessage`, `BackgroundTaskResult`): the reference the crate's decoders are held to, by
 //! `tests/tagged_events.rs` and the `tagged_events` fuzz target. Named as the crate's enums, so
 //! serde's messages (which name the enum) are the same; the crate's are imported renamed.
 
@@ -12,6 +12,10 @@ use agent_interface::execution::groups::{
     BackgroundJobGroupEvent as GroupEvent, BackgroundJobGroupState,
 };
 use agent_interface::execution::task_event::BackgroundTaskEvent as TaskEvent;
+use agent_interface::execution::task_result::{
+    AgentBackgroundTaskResult, BackgroundTaskResult as TaskResult, ProcessBackgroundTaskResult,
+    ScheduledBackgroundTaskResult, ToolInvocationBackgroundTaskResult,
+};
 use agent_interface::execution::task_state::BackgroundTaskState;
 use agent_interface::execution::task_vocabulary::BackgroundPrimitiveMap;
 use serde::Deserialize;
@@ -194,6 +198,33 @@ impl From<UniversalMessage> for Message {
             UniversalMessage::Assistant(message) => Self::Assistant(message),
             UniversalMessage::System(message) => Self::System(message),
             UniversalMessage::Tool(message) => Self::Tool(message),
+        }
+    }
+}
+
+/// serde's derived decoder of `BackgroundTaskResult`'s wire shape: tagged on `kind`, each kind
+/// the crate's own struct, whose derived decoder flattens the shared base and refuses the keys
+/// of other kinds.
+#[derive(Deserialize)]
+#[serde(tag = "kind")]
+pub enum BackgroundTaskResult {
+    #[serde(rename = "agent")]
+    Agent(AgentBackgroundTaskResult),
+    #[serde(rename = "process")]
+    Process(ProcessBackgroundTaskResult),
+    #[serde(rename = "scheduled")]
+    Scheduled(ScheduledBackgroundTaskResult),
+    #[serde(rename = "tool-invocation")]
+    ToolInvocation(ToolInvocationBackgroundTaskResult),
+}
+
+impl From<BackgroundTaskResult> for TaskResult {
+    fn from(result: BackgroundTaskResult) -> Self {
+        match result {
+            BackgroundTaskResult::Agent(result) => Self::Agent(result),
+            BackgroundTaskResult::Process(result) => Self::Process(result),
+            BackgroundTaskResult::Scheduled(result) => Self::Scheduled(result),
+            BackgroundTaskResult::ToolInvocation(result) => Self::ToolInvocation(result),
         }
     }
 }
