@@ -22,8 +22,8 @@ mod reference;
 
 use reference::{
     BackgroundJobGroupEvent as ReferenceGroupEvent, BackgroundTaskEvent as ReferenceTaskEvent,
-    BackgroundTaskResult as ReferenceResult, UniversalMessage as ReferenceMessage,
-    UniversalMessagePart as ReferencePart,
+    BackgroundTaskResult as ReferenceResult, TaskState as ReferenceTaskState,
+    UniversalMessage as ReferenceMessage, UniversalMessagePart as ReferencePart,
 };
 
 /// An object as its members in the order they are written.
@@ -532,5 +532,37 @@ fn a_result_refuses_another_kinds_key_after_its_own_problems() {
     assert_eq!(
         message(&ours),
         "a scheduled result cannot carry `exitCode`: only process results have it"
+    );
+}
+
+#[test]
+fn task_states_decode_as_the_flattened_derived_decoder_does() {
+    // The golden state, and the states inside the golden events.
+    let mut states = vec![members_of(golden!("task_state"))];
+    for event in [
+        golden!("event_created"),
+        golden!("event_completed"),
+        golden!("event_failed"),
+    ] {
+        let task = members_of(event)
+            .into_iter()
+            .find(|(name, _)| name == "task")
+            .expect("a task")
+            .1;
+        states.push(members_of(&task.to_string()));
+    }
+    let process_result = serde_json::json!({
+        "kind": "process", "taskId": "task-1", "output": "o", "exitCode": 0
+    });
+    let foreign: Vec<(&str, Value)> = vec![
+        ("result", process_result),
+        ("nextFireAt", Value::from("2026-09-24T11:00:00Z")),
+        ("worktreePath", Value::from("/w")),
+        ("timeoutReason", Value::from("idle")),
+    ];
+    let (valid, refused) = compare::<BackgroundTaskState, ReferenceTaskState>(&states, &foreign);
+    assert!(
+        valid > 300 && refused > 1_000,
+        "{valid} valid, {refused} refused"
     );
 }

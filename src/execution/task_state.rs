@@ -350,12 +350,15 @@ impl BackgroundTaskState {
 }
 
 /// The decoded form of [`BackgroundTaskState`], checked for a result of the task's own kind.
+///
+/// The job's members are listed here rather than flattened: serde's derived decoder of a
+/// flattened struct buffers the object and decodes the job from the buffer, a second instance
+/// of every member's decoder. The state's own members come first, so a missing one is named
+/// before a missing job member, as the flattened form named them.
 #[cfg(feature = "serde")]
 #[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct BackgroundTaskStateWire {
-    #[serde(flatten)]
-    job: JobStateFields,
     kind: BackgroundTaskKind,
     #[serde(default)]
     agent_type: Option<String>,
@@ -379,6 +382,44 @@ struct BackgroundTaskStateWire {
     next_fire_at: Option<String>,
     #[serde(default)]
     schedule: Option<BackgroundTaskSchedule>,
+    // The members of `JobStateFields`, in its order.
+    id: String,
+    label: String,
+    parent_session_id: String,
+    mode: BackgroundTaskMode,
+    depth: u32,
+    #[serde(default)]
+    pid: Option<u32>,
+    cwd: String,
+    #[serde(default)]
+    isolation: Option<BackgroundTaskIsolation>,
+    #[serde(default)]
+    resume_session_id: Option<String>,
+    #[serde(default)]
+    worktree_path: Option<String>,
+    #[serde(default)]
+    branch_name: Option<String>,
+    #[serde(default)]
+    worktree_status: Option<String>,
+    #[serde(default)]
+    worktree_next_action: Option<String>,
+    #[serde(default)]
+    worktree_base_revision: Option<String>,
+    #[serde(default)]
+    parent_worktree_status: Option<String>,
+    #[serde(default)]
+    log_path: Option<String>,
+    #[serde(default)]
+    transcript_path: Option<String>,
+    #[serde(default)]
+    started_at: Option<String>,
+    updated_at: String,
+    #[serde(default)]
+    completed_at: Option<String>,
+    #[serde(default)]
+    timeout_reason: Option<BackgroundTaskTimeoutReason>,
+    #[serde(default)]
+    metadata: Option<BackgroundPrimitiveMap>,
 }
 
 /// A task state whose result belongs to another kind of task.
@@ -413,8 +454,32 @@ impl TryFrom<BackgroundTaskStateWire> for BackgroundTaskState {
                 result: result.kind(),
             });
         }
+        let job = JobStateFields {
+            id: wire.id,
+            label: wire.label,
+            parent_session_id: wire.parent_session_id,
+            mode: wire.mode,
+            depth: wire.depth,
+            pid: wire.pid,
+            cwd: wire.cwd,
+            isolation: wire.isolation,
+            resume_session_id: wire.resume_session_id,
+            worktree_path: wire.worktree_path,
+            branch_name: wire.branch_name,
+            worktree_status: wire.worktree_status,
+            worktree_next_action: wire.worktree_next_action,
+            worktree_base_revision: wire.worktree_base_revision,
+            parent_worktree_status: wire.parent_worktree_status,
+            log_path: wire.log_path,
+            transcript_path: wire.transcript_path,
+            started_at: wire.started_at,
+            updated_at: wire.updated_at,
+            completed_at: wire.completed_at,
+            timeout_reason: wire.timeout_reason,
+            metadata: wire.metadata,
+        };
         Ok(Self {
-            job: wire.job,
+            job,
             kind: wire.kind,
             agent_type: wire.agent_type,
             status: wire.status,

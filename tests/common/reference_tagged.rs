@@ -1,6 +1,7 @@
 //! serde's derived decoders of the wire shapes of the enums tagged on a member that the crate
 //! decodes in one pass (`BackgroundTaskEvent`, `BackgroundJobGroupEvent`,
-//! `UniversalMessagePart`, `UniversalMessage`, `BackgroundTaskResult`): the reference the crate's decoders are held to, by
+//! `UniversalMessagePart`, `UniversalMessage`, `BackgroundTaskResult`), and of
+//! `BackgroundTaskState` as it was, its job's members flattened: the reference the crate's decoders are held to, by
 //! `tests/tagged_events.rs` and the `tagged_events` fuzz target. Named as the crate's enums, so
 //! serde's messages (which name the enum) are the same; the crate's are imported renamed.
 
@@ -16,8 +17,12 @@ use agent_interface::execution::task_result::{
     AgentBackgroundTaskResult, BackgroundTaskResult as TaskResult, ProcessBackgroundTaskResult,
     ScheduledBackgroundTaskResult, ToolInvocationBackgroundTaskResult,
 };
-use agent_interface::execution::task_state::BackgroundTaskState;
+use agent_interface::execution::task_schedule::BackgroundTaskSchedule;
+use agent_interface::execution::task_state::{BackgroundTaskState, JobStateFields};
 use agent_interface::execution::task_vocabulary::BackgroundPrimitiveMap;
+use agent_interface::execution::task_vocabulary::{
+    BackgroundTaskError, BackgroundTaskKind, BackgroundTaskStatus,
+};
 use serde::Deserialize;
 
 /// serde's derived decoder of `BackgroundTaskEvent`'s wire shape.
@@ -226,5 +231,77 @@ impl From<BackgroundTaskResult> for TaskResult {
             BackgroundTaskResult::Scheduled(result) => Self::Scheduled(result),
             BackgroundTaskResult::ToolInvocation(result) => Self::ToolInvocation(result),
         }
+    }
+}
+
+/// serde's derived decoder of `BackgroundTaskState`'s wire shape as the crate declared it
+/// before: the job's members flattened.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FlattenedTaskState {
+    #[serde(flatten)]
+    job: JobStateFields,
+    kind: BackgroundTaskKind,
+    #[serde(default)]
+    agent_type: Option<String>,
+    status: BackgroundTaskStatus,
+    #[serde(default)]
+    parent_task_id: Option<String>,
+    #[serde(default)]
+    last_activity_at: Option<String>,
+    #[serde(default)]
+    prompt_preview: Option<String>,
+    #[serde(default)]
+    command_preview: Option<String>,
+    #[serde(default)]
+    current_action: Option<String>,
+    unread: bool,
+    #[serde(default)]
+    result: Option<TaskResult>,
+    #[serde(default)]
+    error: Option<BackgroundTaskError>,
+    #[serde(default)]
+    next_fire_at: Option<String>,
+    #[serde(default)]
+    schedule: Option<BackgroundTaskSchedule>,
+}
+
+/// [`FlattenedTaskState`] with the crate's check that a result is of the task's kind.
+#[derive(Deserialize)]
+#[serde(try_from = "FlattenedTaskState")]
+pub struct TaskState(pub BackgroundTaskState);
+
+impl TryFrom<FlattenedTaskState> for TaskState {
+    type Error = String;
+
+    fn try_from(wire: FlattenedTaskState) -> Result<Self, String> {
+        if let Some(result) = &wire.result
+            && result.kind() != wire.kind
+        {
+            return Err(format!(
+                "a `{}` task cannot hold a `result` of kind `{}`",
+                wire.kind,
+                result.kind()
+            ));
+        }
+        let mut state = BackgroundTaskState::new(wire.job, wire.kind, wire.status);
+        state.agent_type = wire.agent_type;
+        state.parent_task_id = wire.parent_task_id;
+        state.last_activity_at = wire.last_activity_at;
+        state.prompt_preview = wire.prompt_preview;
+        state.command_preview = wire.command_preview;
+        state.current_action = wire.current_action;
+        state.unread = wire.unread;
+        state.result = wire.result;
+        state.error = wire.error;
+        state.next_fire_at = wire.next_fire_at;
+        state.schedule = wire.schedule;
+        Ok(Self(state))
+    }
+}
+
+impl From<TaskState> for BackgroundTaskState {
+    fn from(state: TaskState) -> Self {
+        state.0
     }
 }
