@@ -1,15 +1,16 @@
 //! The one-pass decoders of the enums tagged on a member (the events `BackgroundTaskEvent` and
-//! `BackgroundJobGroupEvent`, messages and their parts, task results) against serde's derived
-//! decoder of the same shape, kept here as the reference: on every golden event and result,
-//! messages of every role, and systematic corruptions of them (members reordered, dropped,
-//! written twice, of every wrong type, foreign members, broken tags, broken task and group
-//! states), both answer the same value or the same message.
+//! `BackgroundJobGroupEvent`, messages and their parts, task results), and the decoders of the
+//! structs that stopped flattening (task states, tool parameter schemas), against serde's
+//! derived decoder of the same shape, kept here as the reference: on golden values and
+//! systematic corruptions of them (members reordered, dropped, written twice, of every wrong
+//! type, foreign members, broken tags, broken nested members), both answer the same value or
+//! the same message.
 //!
 //! The documented differences are tested on their own: an array is not an event, a tag that is
 //! not a string is refused naming the literals (serde's says "variant identifier"), and a
 //! message or a result with several problems names the first it reads.
 
-use agent_interface::agent_core::{UniversalMessage, UniversalMessagePart};
+use agent_interface::agent_core::{ObjectParameterSchema, UniversalMessage, UniversalMessagePart};
 use agent_interface::execution::groups::BackgroundJobGroupEvent;
 use agent_interface::execution::task_event::BackgroundTaskEvent;
 use agent_interface::execution::task_result::BackgroundTaskResult;
@@ -22,8 +23,9 @@ mod reference;
 
 use reference::{
     BackgroundJobGroupEvent as ReferenceGroupEvent, BackgroundTaskEvent as ReferenceTaskEvent,
-    BackgroundTaskResult as ReferenceResult, TaskState as ReferenceTaskState,
-    UniversalMessage as ReferenceMessage, UniversalMessagePart as ReferencePart,
+    BackgroundTaskResult as ReferenceResult, ObjectSchema as ReferenceObjectSchema,
+    TaskState as ReferenceTaskState, UniversalMessage as ReferenceMessage,
+    UniversalMessagePart as ReferencePart,
 };
 
 /// An object as its members in the order they are written.
@@ -563,6 +565,36 @@ fn task_states_decode_as_the_flattened_derived_decoder_does() {
     let (valid, refused) = compare::<BackgroundTaskState, ReferenceTaskState>(&states, &foreign);
     assert!(
         valid > 300 && refused > 1_000,
+        "{valid} valid, {refused} refused"
+    );
+}
+
+#[test]
+fn parameter_schemas_decode_as_the_flattened_derived_decoder_does() {
+    let schemas: Vec<Members> = [
+        serde_json::json!({
+            "type": "object",
+            "properties": { "path": { "type": "string", "description": "where" } },
+            "required": ["path"],
+            "additionalProperties": false,
+            "description": "the arguments",
+            "$defs": { "n": { "type": "number", "minimum": 0.5 } }
+        }),
+        serde_json::json!({ "type": "object", "properties": {} }),
+    ]
+    .into_iter()
+    .map(|schema| members_of(&schema.to_string()))
+    .collect();
+    let foreign: Vec<(&str, Value)> = vec![
+        ("required", Value::Null),
+        ("anyOf", serde_json::json!([{ "type": "null" }])),
+        ("type", Value::from("array")),
+        ("properties", serde_json::json!({ "x": {} })),
+    ];
+    let (valid, refused) =
+        compare::<ObjectParameterSchema, ReferenceObjectSchema>(&schemas, &foreign);
+    assert!(
+        valid > 40 && refused > 100,
         "{valid} valid, {refused} refused"
     );
 }

@@ -66,8 +66,10 @@ impl ObjectParameterSchema {
 }
 
 /// The wire form of [`ObjectParameterSchema`], whose `type` must be `'object'`.
+// `Deserialize` is written out below: the derived one, with `extra` flattened, buffers every
+// member into serde's `Content` and decodes `extra` from the buffer, a second `Value` decoder.
 #[cfg(feature = "serde")]
-#[derive(serde::Serialize, serde::Deserialize)]
+#[derive(serde::Serialize)]
 struct ObjectSchemaWire {
     #[serde(rename = "type")]
     kind: JsonSchemaKind,
@@ -76,6 +78,59 @@ struct ObjectSchemaWire {
     required: Option<Vec<String>>,
     #[serde(flatten)]
     extra: ValueMap,
+}
+
+/// Reads the object once: `type`, `properties` and `required` into their fields (refused when
+/// written twice or of the wrong type, the first two when missing, as the derived decoder
+/// does), every other member into `extra` (a name written twice keeps its last value).
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for ObjectSchemaWire {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use serde::de::{Error, MapAccess, Visitor};
+
+        struct Members;
+
+        impl<'de> Visitor<'de> for Members {
+            type Value = ObjectSchemaWire;
+
+            fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str("struct ObjectSchemaWire")
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut kind = None;
+                let mut properties = None;
+                let mut required = None;
+                let mut extra = ValueMap::new();
+                while let Some(name) = map.next_key::<String>()? {
+                    match name.as_str() {
+                        "type" if kind.is_some() => return Err(Error::duplicate_field("type")),
+                        "type" => kind = Some(map.next_value()?),
+                        "properties" if properties.is_some() => {
+                            return Err(Error::duplicate_field("properties"));
+                        }
+                        "properties" => properties = Some(map.next_value()?),
+                        "required" if required.is_some() => {
+                            return Err(Error::duplicate_field("required"));
+                        }
+                        "required" => required = Some(map.next_value()?),
+                        _ => {
+                            let value = map.next_value()?;
+                            extra.insert(name, value);
+                        }
+                    }
+                }
+                Ok(ObjectSchemaWire {
+                    kind: kind.ok_or_else(|| Error::missing_field("type"))?,
+                    properties: properties.ok_or_else(|| Error::missing_field("properties"))?,
+                    required: required.flatten(),
+                    extra,
+                })
+            }
+        }
+
+        deserializer.deserialize_map(Members)
+    }
 }
 
 #[cfg(feature = "serde")]

@@ -1,13 +1,13 @@
 //! serde's derived decoders of the wire shapes of the enums tagged on a member that the crate
 //! decodes in one pass (`BackgroundTaskEvent`, `BackgroundJobGroupEvent`,
 //! `UniversalMessagePart`, `UniversalMessage`, `BackgroundTaskResult`), and of
-//! `BackgroundTaskState` as it was, its job's members flattened: the reference the crate's decoders are held to, by
+//! `BackgroundTaskState` and `ObjectParameterSchema` as they were, flattening: the reference the crate's decoders are held to, by
 //! `tests/tagged_events.rs` and the `tagged_events` fuzz target. Named as the crate's enums, so
 //! serde's messages (which name the enum) are the same; the crate's are imported renamed.
 
 use agent_interface::agent_core::{
-    AssistantMessage, SystemMessage, ToolMessage, UniversalMessage as Message,
-    UniversalMessagePart as Part, UserMessage,
+    AssistantMessage, JsonSchemaKind, ObjectParameterSchema, SystemMessage, ToolMessage,
+    UniversalMessage as Message, UniversalMessagePart as Part, UserMessage, ValueMap,
 };
 use agent_interface::execution::groups::{
     BackgroundJobGroupEvent as GroupEvent, BackgroundJobGroupState,
@@ -303,5 +303,43 @@ impl TryFrom<FlattenedTaskState> for TaskState {
 impl From<TaskState> for BackgroundTaskState {
     fn from(state: TaskState) -> Self {
         state.0
+    }
+}
+
+/// serde's derived decoder of `ObjectParameterSchema`'s wire shape as the crate declared it
+/// before: every other member flattened into `extra`.
+#[derive(Deserialize)]
+pub struct FlattenedObjectSchema {
+    #[serde(rename = "type")]
+    kind: JsonSchemaKind,
+    properties: ValueMap,
+    #[serde(default)]
+    required: Option<Vec<String>>,
+    #[serde(flatten)]
+    extra: ValueMap,
+}
+
+/// [`FlattenedObjectSchema`] with the crate's check that the type is `object`.
+#[derive(Deserialize)]
+#[serde(try_from = "FlattenedObjectSchema")]
+pub struct ObjectSchema(pub ObjectParameterSchema);
+
+impl TryFrom<FlattenedObjectSchema> for ObjectSchema {
+    type Error = &'static str;
+
+    fn try_from(wire: FlattenedObjectSchema) -> Result<Self, Self::Error> {
+        if wire.kind != JsonSchemaKind::Object {
+            return Err("a tool's parameters schema must have type `object`");
+        }
+        let mut schema = ObjectParameterSchema::new(wire.properties);
+        schema.required = wire.required;
+        schema.extra = wire.extra;
+        Ok(Self(schema))
+    }
+}
+
+impl From<ObjectSchema> for ObjectParameterSchema {
+    fn from(schema: ObjectSchema) -> Self {
+        schema.0
     }
 }
