@@ -59,31 +59,22 @@ impl ResultMembers {
         })
     }
 
-    /// Refuses the first key noticed that only another kind has, in the order given.
-    fn refuse<E: de::Error>(
-        &self,
-        record: &'static str,
-        keys: &[(Member, &'static str, &'static str)],
-    ) -> Result<(), E> {
-        for &(member, field, owner) in keys {
-            let found = match member {
-                Member::Usage => self.foreign_usage.as_ref(),
-                Member::ExitCode => self.foreign_exit_code.as_ref(),
-                _ => self.foreign_signal_code.as_ref(),
-            };
-            ForeignField::check(found, field, record, owner).map_err(E::custom)?;
+    /// Refuses, on `record`, the first of the keys only another kind has that was written:
+    /// `usage` when `usage` says so, then `exitCode` and `signalCode` when `exit` says so.
+    fn refuse<E: de::Error>(&self, record: &'static str, usage: bool, exit: bool) -> Result<(), E> {
+        let check = |found: &Option<IgnoredAny>, field, owner| {
+            ForeignField::check(found.as_ref(), field, record, owner).map_err(E::custom)
+        };
+        if usage {
+            check(&self.foreign_usage, "usage", USAGE_OWNER)?;
+        }
+        if exit {
+            check(&self.foreign_exit_code, "exitCode", EXIT_OWNER)?;
+            check(&self.foreign_signal_code, "signalCode", EXIT_OWNER)?;
         }
         Ok(())
     }
 }
-
-/// The keys a scheduled or a tool-invocation result may not carry, in the order they are
-/// refused.
-const EVERY_FOREIGN_KEY: [(Member, &str, &str); 3] = [
-    (Member::Usage, "usage", USAGE_OWNER),
-    (Member::ExitCode, "exitCode", EXIT_OWNER),
-    (Member::SignalCode, "signalCode", EXIT_OWNER),
-];
 
 impl TaggedMembers for ResultMembers {
     type Tag = BackgroundTaskKind;
@@ -139,20 +130,14 @@ impl TaggedMembers for ResultMembers {
         let base = self.base()?;
         Ok(match kind {
             BackgroundTaskKind::Agent => {
-                self.refuse(
-                    "an agent result",
-                    &[
-                        (Member::ExitCode, "exitCode", EXIT_OWNER),
-                        (Member::SignalCode, "signalCode", EXIT_OWNER),
-                    ],
-                )?;
+                self.refuse("an agent result", false, true)?;
                 BackgroundTaskResult::Agent(AgentBackgroundTaskResult {
                     base,
                     usage: self.usage.flatten(),
                 })
             }
             BackgroundTaskKind::Process => {
-                self.refuse("a process result", &[(Member::Usage, "usage", USAGE_OWNER)])?;
+                self.refuse("a process result", true, false)?;
                 BackgroundTaskResult::Process(ProcessBackgroundTaskResult {
                     base,
                     exit_code: self.exit_code.flatten(),
@@ -160,11 +145,11 @@ impl TaggedMembers for ResultMembers {
                 })
             }
             BackgroundTaskKind::Scheduled => {
-                self.refuse("a scheduled result", &EVERY_FOREIGN_KEY)?;
+                self.refuse("a scheduled result", true, true)?;
                 BackgroundTaskResult::Scheduled(ScheduledBackgroundTaskResult { base })
             }
             BackgroundTaskKind::ToolInvocation => {
-                self.refuse("a tool-invocation result", &EVERY_FOREIGN_KEY)?;
+                self.refuse("a tool-invocation result", true, true)?;
                 BackgroundTaskResult::ToolInvocation(ToolInvocationBackgroundTaskResult { base })
             }
         })
