@@ -570,6 +570,61 @@ fn task_states_decode_as_the_flattened_derived_decoder_does() {
 }
 
 #[test]
+fn a_task_state_is_an_object() {
+    // Every member in the order the state's wire form declares them: serde's derived decoder
+    // of a plain struct reads such an array; the state refuses it, as it did while the job's
+    // members were flattened.
+    let golden: Value = serde_json::from_str(golden!("task_state")).expect("JSON");
+    let in_order: Vec<Value> = [
+        "kind",
+        "agentType",
+        "status",
+        "parentTaskId",
+        "lastActivityAt",
+        "promptPreview",
+        "commandPreview",
+        "currentAction",
+        "unread",
+        "result",
+        "error",
+        "nextFireAt",
+        "schedule",
+        "id",
+        "label",
+        "parentSessionId",
+        "mode",
+        "depth",
+        "pid",
+        "cwd",
+        "isolation",
+        "resumeSessionId",
+        "worktreePath",
+        "branchName",
+        "worktreeStatus",
+        "worktreeNextAction",
+        "worktreeBaseRevision",
+        "parentWorktreeStatus",
+        "logPath",
+        "transcriptPath",
+        "startedAt",
+        "updatedAt",
+        "completedAt",
+        "timeoutReason",
+        "metadata",
+    ]
+    .iter()
+    .map(|name| golden.get(name).cloned().unwrap_or(Value::Null))
+    .collect();
+    let array = Value::Array(in_order).to_string();
+    let error = serde_json::from_str::<BackgroundTaskState>(&array).unwrap_err();
+    assert_eq!(
+        message(&error),
+        "invalid type: sequence, expected struct BackgroundTaskStateWire"
+    );
+    assert!(serde_json::from_str::<ReferenceTaskState>(&array).is_err());
+}
+
+#[test]
 fn parameter_schemas_decode_as_the_flattened_derived_decoder_does() {
     let schemas: Vec<Members> = [
         serde_json::json!({

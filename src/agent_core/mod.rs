@@ -21,6 +21,7 @@
 //! | `json` | the located JSON readers `from_json_*` (feature `serde`) |
 //! | `tagged` | crate-private: the one-pass decoder of enums tagged on a member (feature `serde`) |
 //! | `message_decode` | crate-private: a message's `Deserialize`, through `tagged` (feature `serde`) |
+//! | `object_only` | crate-private: reads a derived struct from an object only (feature `serde`) |
 //! | `part_decode` | crate-private: a message part's `Deserialize`, through `tagged` (feature `serde`) |
 //!
 //! # Guarantees
@@ -64,6 +65,8 @@ mod message;
 #[cfg(feature = "serde")]
 mod message_decode;
 #[cfg(feature = "serde")]
+mod object_only;
+#[cfg(feature = "serde")]
 mod part_decode;
 mod signal;
 #[cfg(feature = "serde")]
@@ -85,6 +88,8 @@ pub use message::{
     ToolCallFunction, ToolCallType, ToolMessage, UniversalMessage, UniversalMessagePart,
     UserMessage,
 };
+#[cfg(feature = "serde")]
+pub(crate) use object_only::ObjectOnly;
 pub use signal::{AbortSignal, NeverAborted};
 #[cfg(feature = "serde")]
 pub(crate) use tagged::{MemberSource, TaggedMembers, decode_tagged, read_once, required};

@@ -208,12 +208,11 @@ optional_setters!(JobStateFields {
 /// One record for every kind, as in the recovered contract. Where a newer revision ties the
 /// result to the task's kind, this crate checks it when decoding: a state whose `result` has a
 /// `kind` other than the state's own fails to decode (the error names both kinds).
+// `Deserialize` is written out below: through `BackgroundTaskStateWire`, read from an object
+// only.
 #[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(
-    feature = "serde",
-    serde(rename_all = "camelCase", try_from = "BackgroundTaskStateWire")
-)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 #[non_exhaustive]
 pub struct BackgroundTaskState {
     /// Id, label, parent, mode, depth, process, paths, worktree, times, timeout reason and
@@ -420,6 +419,17 @@ struct BackgroundTaskStateWire {
     timeout_reason: Option<BackgroundTaskTimeoutReason>,
     #[serde(default)]
     metadata: Option<BackgroundPrimitiveMap>,
+}
+
+/// Reads the wire form from an object only (an array of members is refused, as it was when the
+/// job's members were flattened), then checks the result's kind.
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for BackgroundTaskState {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let wire =
+            BackgroundTaskStateWire::deserialize(crate::agent_core::ObjectOnly(deserializer))?;
+        Self::try_from(wire).map_err(serde::de::Error::custom)
+    }
 }
 
 /// A task state whose result belongs to another kind of task.
