@@ -1,12 +1,16 @@
-//! The one-pass decoders of the enums tagged on a member agree with serde's derived decoders of
-//! the same shapes (`tests/common/reference_tagged.rs`), on any JSON text.
+//! The one-pass decoders of the enums tagged on a member, and the decoders of the structs that
+//! stopped flattening, agree with serde's derived decoders of the same shapes
+//! (`tests/common/reference_tagged.rs`), on any JSON text.
 //!
 //! Input: the text of one JSON value (other bytes are skipped). It is decoded as a
 //! `BackgroundTaskEvent`, a `BackgroundJobGroupEvent`, a `UniversalMessagePart`, a
-//! `UniversalMessage` and a `BackgroundTaskResult`, each with the crate's decoder and with the reference, from the text; the
-//! reference also decodes the text's parse (a `Value`, where a repeated name counts once).
+//! `UniversalMessage`, a `BackgroundTaskResult`, a `BackgroundTaskState` and an
+//! `ObjectParameterSchema`, each with the crate's decoder and with the reference, from the
+//! text; the reference also decodes the text's parse (a `Value`, where a repeated name counts
+//! once). A state's and a schema's reference is the derived decoder of the flattened form the
+//! crate used before.
 //!
-//! Properties, for each of the five enums:
+//! Properties, for each of the seven types:
 //! - an array is never one (the reference reads one whose first element is the tag);
 //! - the rest is compared only where no nested member named like a tag (`kind`, `type`) is a
 //!   number: below its own tag the reference reads such a number as a variant's index, where a
@@ -18,19 +22,22 @@
 //!   and the parse with one message), the crate's decoder refuses with that message too, unless
 //!   the tag is not a string (then its message names the literals).
 //!
-//! A message and a task result are compared on more conditions: where one has several
-//! problems, the crate's decoder names the first it reads, and serde's derived decoder the
-//! first of the variant's own members, then a missing one of them, then the flattened base's
-//! (see `message_group`, `result_group`). So the crate's message is taken from the same members
-//! written in the order the derived decoder reads them, only when the tag is written, and only
-//! where both or neither name a missing member (the crate names every problem of a member
-//! written before a missing one).
+//! A message, a task result and a task state are compared on more conditions: where one has
+//! several problems, the crate's decoder names the first it reads, and serde's derived decoder
+//! the first of the variant's own members, then a missing one of them, then the flattened
+//! base's (see `message_group`, `result_group`, `state_group`). So the crate's message is taken
+//! from the same members written in the order the derived decoder reads them, only when the tag
+//! is written, and only where both or neither name a missing member (the crate names every
+//! problem of a member written before a missing one).
 #![no_main]
 
-use agent_interface::agent_core::{UniversalMessage, UniversalMessagePart, Value};
+use agent_interface::agent_core::{
+    ObjectParameterSchema, UniversalMessage, UniversalMessagePart, Value,
+};
 use agent_interface::execution::groups::BackgroundJobGroupEvent;
 use agent_interface::execution::task_event::BackgroundTaskEvent;
 use agent_interface::execution::task_result::BackgroundTaskResult;
+use agent_interface::execution::task_state::BackgroundTaskState;
 use libfuzzer_sys::fuzz_target;
 use serde::de::DeserializeOwned;
 
@@ -39,7 +46,8 @@ mod reference;
 
 use reference::{
     BackgroundJobGroupEvent as ReferenceGroupEvent, BackgroundTaskEvent as ReferenceTaskEvent,
-    BackgroundTaskResult as ReferenceResult, UniversalMessage as ReferenceMessage,
+    BackgroundTaskResult as ReferenceResult, ObjectSchema as ReferenceObjectSchema,
+    TaskState as ReferenceTaskState, UniversalMessage as ReferenceMessage,
     UniversalMessagePart as ReferencePart,
 };
 
@@ -115,6 +123,36 @@ fn result_group(name: &str, kind: Option<&Value>) -> u8 {
         "taskId" | "output" | "metadata" if own_keys_first => 2,
         "taskId" | "output" | "metadata" => 1,
         _ => 3,
+    }
+}
+
+/// Which group a task state's member `name` is read in by serde's derived decoder of the
+/// flattened form: the state's own members (`kind` among them), then the job's.
+fn state_group(name: &str, _kind: Option<&Value>) -> u8 {
+    match name {
+        "id"
+        | "label"
+        | "parentSessionId"
+        | "mode"
+        | "depth"
+        | "pid"
+        | "cwd"
+        | "isolation"
+        | "resumeSessionId"
+        | "worktreePath"
+        | "branchName"
+        | "worktreeStatus"
+        | "worktreeNextAction"
+        | "worktreeBaseRevision"
+        | "parentWorktreeStatus"
+        | "logPath"
+        | "transcriptPath"
+        | "startedAt"
+        | "updatedAt"
+        | "completedAt"
+        | "timeoutReason"
+        | "metadata" => 2,
+        _ => 1,
     }
 }
 
@@ -222,4 +260,6 @@ fuzz_target!(|bytes: &[u8]| {
     agree::<UniversalMessagePart, ReferencePart>(text, &parsed, "type", None);
     agree_flattened::<UniversalMessage, ReferenceMessage>(text, &parsed, "role", message_group);
     agree_flattened::<BackgroundTaskResult, ReferenceResult>(text, &parsed, "kind", result_group);
+    agree_flattened::<BackgroundTaskState, ReferenceTaskState>(text, &parsed, "kind", state_group);
+    agree::<ObjectParameterSchema, ReferenceObjectSchema>(text, &parsed, "type", None);
 });

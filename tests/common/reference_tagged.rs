@@ -235,10 +235,11 @@ impl From<BackgroundTaskResult> for TaskResult {
 }
 
 /// serde's derived decoder of `BackgroundTaskState`'s wire shape as the crate declared it
-/// before: the job's members flattened.
+/// before: the job's members flattened. Named as the crate's wire, since serde's messages name
+/// the struct.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct FlattenedTaskState {
+pub struct BackgroundTaskStateWire {
     #[serde(flatten)]
     job: JobStateFields,
     kind: BackgroundTaskKind,
@@ -266,15 +267,15 @@ pub struct FlattenedTaskState {
     schedule: Option<BackgroundTaskSchedule>,
 }
 
-/// [`FlattenedTaskState`] with the crate's check that a result is of the task's kind.
+/// [`BackgroundTaskStateWire`] with the crate's check that a result is of the task's kind.
 #[derive(Deserialize)]
-#[serde(try_from = "FlattenedTaskState")]
+#[serde(try_from = "BackgroundTaskStateWire")]
 pub struct TaskState(pub BackgroundTaskState);
 
-impl TryFrom<FlattenedTaskState> for TaskState {
+impl TryFrom<BackgroundTaskStateWire> for TaskState {
     type Error = String;
 
-    fn try_from(wire: FlattenedTaskState) -> Result<Self, String> {
+    fn try_from(wire: BackgroundTaskStateWire) -> Result<Self, String> {
         if let Some(result) = &wire.result
             && result.kind() != wire.kind
         {
@@ -307,9 +308,10 @@ impl From<TaskState> for BackgroundTaskState {
 }
 
 /// serde's derived decoder of `ObjectParameterSchema`'s wire shape as the crate declared it
-/// before: every other member flattened into `extra`.
+/// before: every other member flattened into `extra`. Named as the crate's wire, since serde's
+/// messages name the struct.
 #[derive(Deserialize)]
-pub struct FlattenedObjectSchema {
+pub struct ObjectSchemaWire {
     #[serde(rename = "type")]
     kind: JsonSchemaKind,
     properties: ValueMap,
@@ -319,15 +321,15 @@ pub struct FlattenedObjectSchema {
     extra: ValueMap,
 }
 
-/// [`FlattenedObjectSchema`] with the crate's check that the type is `object`.
+/// [`ObjectSchemaWire`] with the crate's check that the type is `object`.
 #[derive(Deserialize)]
-#[serde(try_from = "FlattenedObjectSchema")]
+#[serde(try_from = "ObjectSchemaWire")]
 pub struct ObjectSchema(pub ObjectParameterSchema);
 
-impl TryFrom<FlattenedObjectSchema> for ObjectSchema {
+impl TryFrom<ObjectSchemaWire> for ObjectSchema {
     type Error = &'static str;
 
-    fn try_from(wire: FlattenedObjectSchema) -> Result<Self, Self::Error> {
+    fn try_from(wire: ObjectSchemaWire) -> Result<Self, Self::Error> {
         if wire.kind != JsonSchemaKind::Object {
             return Err("a tool's parameters schema must have type `object`");
         }
