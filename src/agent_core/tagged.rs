@@ -13,7 +13,8 @@
 //! its literals; a member the variant does not declare is ignored, whatever its value; a
 //! declared member is refused when written twice or of the wrong type, and a required one when
 //! missing. Where it reads differently (an array, a tag that is not a string, a numeric tag
-//! nested below, a key repeated inside a member kept before the tag), and why, is recorded in
+//! nested below, a key repeated inside a member kept before the tag, which of several problems
+//! is named first), and why, is recorded in
 //! `docs/decisions/session-record-codec.md` ("Tagged events read in one pass").
 
 use alloc::vec::Vec;
