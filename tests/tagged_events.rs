@@ -84,12 +84,20 @@ where
     let ours = serde_json::from_str::<T>(text);
     let reference = serde_json::from_str::<R>(text).map(Into::into);
     match (&ours, &reference) {
+        // A member read before the tag is read as the record codec reads one: a struct from an
+        // object only, where serde's derived decoder also reads an array (a departure).
+        (Err(error), _) if message(error).starts_with(ARRAY_AS_STRUCT) => {
+            assert!(text.contains('['), "{text}: {error}");
+        }
         (Ok(ours), Ok(reference)) => assert_eq!(ours, reference, "{text}"),
         (Err(ours), Err(reference)) => assert_eq!(message(ours), message(reference), "{text}"),
         _ => panic!("{text}: one-pass {ours:?}, derived {reference:?}"),
     }
     ours.is_ok()
 }
+
+/// The start of the refusal of an array where a struct is expected.
+const ARRAY_AS_STRUCT: &str = "invalid type: sequence, expected struct";
 
 /// Values of every JSON type, each wrong for most members.
 fn wrong_values() -> Vec<Value> {

@@ -5,9 +5,10 @@
 //!
 //! Input: the text of one message (any JSON value a parse reads; other bytes are skipped). It
 //! is stored as the only element of a record's `messages` and decoded with
-//! `decode_session_record`; the same text is decoded alone
-//! (`serde_json::from_str::<UniversalMessage>`) and, for what a parse reads (repeated names
-//! dropped), from a parsed `Value`.
+//! `decode_session_record`; the same text is decoded alone with the crate's decoder of untrusted
+//! JSON (`from_json_str::<UniversalMessage>`, which reads a struct from an object only, as the
+//! record codec does) and, for what a parse reads (repeated names dropped), from a parsed `Value`
+//! (`from_json_value`).
 //!
 //! Properties:
 //! - the record is valid exactly when the message decodes alone, from its text or else from its
@@ -16,7 +17,7 @@
 //! - a corrupt record's issues are all at or below `record.messages[0]`.
 #![no_main]
 
-use agent_interface::agent_core::{UniversalMessage, Value};
+use agent_interface::agent_core::{UniversalMessage, Value, from_json_str, from_json_value};
 use agent_interface::runtime::record_codec::decode_session_record;
 use agent_interface::session::records::SessionRecordDecodeOutcome;
 use libfuzzer_sys::fuzz_target;
@@ -40,8 +41,8 @@ fuzz_target!(|bytes: &[u8]| {
     if serde_json::from_str::<IgnoredAny>(&stored).is_err() {
         return;
     }
-    let from_text = serde_json::from_str::<UniversalMessage>(text);
-    let from_parse = <UniversalMessage as serde::Deserialize>::deserialize(&parsed).ok();
+    let from_text = from_json_str::<UniversalMessage>(text);
+    let from_parse = from_json_value::<UniversalMessage>(parsed).ok();
     match decode_session_record(stored.as_bytes(), ID) {
         SessionRecordDecodeOutcome::Valid { record } => {
             let [message] = record.messages.as_slice() else {

@@ -12,6 +12,9 @@
 //!
 //! Properties, for each of the seven types:
 //! - an array is never one (the reference reads one whose first element is the tag);
+//! - a member written before the tag is read as the record codec reads one: a struct from an
+//!   object only. Where that refuses an array, the reference may read it (a departure); such a
+//!   refusal is not compared;
 //! - the rest is compared only where no nested member named like a tag (`kind`, `type`) is a
 //!   number: below its own tag the reference reads such a number as a variant's index, where a
 //!   decoder of the text refuses it (the crate's, as the record's own lists always did);
@@ -58,6 +61,12 @@ fn message(error: &serde_json::Error) -> String {
         Some(at) => message[..at].to_owned(),
         None => message,
     }
+}
+
+/// Whether `error` refuses an array where a struct is expected (the crate reads a struct
+/// written before its tag from an object only).
+fn array_as_struct(error: &serde_json::Error) -> bool {
+    message(error).starts_with("invalid type: sequence, expected struct")
 }
 
 /// Whether a nested member named like a tag (`kind`, `type`) is a number: serde's buffered
@@ -214,7 +223,7 @@ where
         assert!(ours.is_err(), "an array read as an event: {ours:?}");
         return;
     }
-    if numeric_tag_below(parsed, 0) {
+    if numeric_tag_below(parsed, 0) || ours.as_ref().is_err_and(array_as_struct) {
         return;
     }
     let from_text = serde_json::from_str::<R>(text).map(Into::into);
@@ -230,6 +239,7 @@ where
             let tag_is_string = parsed.get(tag).is_none_or(Value::is_string);
             let ours = match refusal_text {
                 Some(refusal_text) => match serde_json::from_str::<T>(refusal_text) {
+                    Err(error) if array_as_struct(&error) => return,
                     Err(error) => message(&error),
                     Ok(_) => return,
                 },

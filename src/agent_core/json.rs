@@ -7,7 +7,7 @@ use core::fmt::Write as _;
 
 use serde::de::DeserializeOwned;
 
-use super::Value;
+use super::{ObjectsOnly, Value};
 
 /// Why [`from_json_str`], [`from_json_slice`] or [`from_json_value`] refused a document: the
 /// path of the member that failed (`sources[2].scope`, empty for the document itself) and
@@ -82,8 +82,8 @@ impl JsonDecodeError {
 /// ```
 pub fn from_json_str<T: DeserializeOwned>(text: &str) -> Result<T, JsonDecodeError> {
     let mut deserializer = serde_json::Deserializer::from_str(text);
-    let value =
-        serde_path_to_error::deserialize(&mut deserializer).map_err(JsonDecodeError::new)?;
+    let value = serde_path_to_error::deserialize(ObjectsOnly(&mut deserializer))
+        .map_err(JsonDecodeError::new)?;
     end(&mut deserializer)?;
     Ok(value)
 }
@@ -94,8 +94,8 @@ pub fn from_json_str<T: DeserializeOwned>(text: &str) -> Result<T, JsonDecodeErr
 /// As [`from_json_str`]; bytes that are not UTF-8 fail too.
 pub fn from_json_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, JsonDecodeError> {
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
-    let value =
-        serde_path_to_error::deserialize(&mut deserializer).map_err(JsonDecodeError::new)?;
+    let value = serde_path_to_error::deserialize(ObjectsOnly(&mut deserializer))
+        .map_err(JsonDecodeError::new)?;
     end(&mut deserializer)?;
     Ok(value)
 }
@@ -105,7 +105,7 @@ pub fn from_json_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, JsonDecod
 /// # Errors
 /// [`JsonDecodeError`] with the failing member's path (no line or column: there is no text).
 pub fn from_json_value<T: DeserializeOwned>(value: Value) -> Result<T, JsonDecodeError> {
-    serde_path_to_error::deserialize(value).map_err(JsonDecodeError::new)
+    serde_path_to_error::deserialize(ObjectsOnly(value)).map_err(JsonDecodeError::new)
 }
 
 /// Refuses text after the document, as `serde_json::from_str` does.

@@ -89,7 +89,7 @@ pub use message::{
     UserMessage,
 };
 #[cfg(feature = "serde")]
-pub(crate) use object_only::ObjectOnly;
+pub(crate) use object_only::{ObjectOnly, ObjectsOnly};
 pub use signal::{AbortSignal, NeverAborted};
 #[cfg(feature = "serde")]
 pub(crate) use tagged::{MemberSource, TaggedMembers, decode_tagged, read_once, required};

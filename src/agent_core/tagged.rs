@@ -13,8 +13,9 @@
 //! its literals; a member the variant does not declare is ignored, whatever its value; a
 //! declared member is refused when written twice or of the wrong type, and a required one when
 //! missing. Where it reads differently (an array, a tag that is not a string, a numeric tag
-//! nested below, a key repeated inside a member kept before the tag, which of several problems
-//! is named first), and why, is recorded in
+//! nested below, a key repeated inside a member kept before the tag, a struct written as an array
+//! inside a member kept before the tag, which of several problems is named first), and why, is
+//! recorded in
 //! `docs/decisions/session-record-codec.md` ("Tagged events read in one pass").
 
 use alloc::vec::Vec;
@@ -23,7 +24,7 @@ use core::marker::PhantomData;
 
 use serde::de::{self, DeserializeOwned, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
 
-use super::{Value, json_message};
+use super::{ObjectsOnly, Value, json_message};
 
 /// The members of one tagged enum as they are read: which there are, which variant declares
 /// which, where each goes and how the variant is built.
@@ -130,7 +131,12 @@ impl<E: de::Error> MemberSource for Kept<E> {
     fn read<T: DeserializeOwned>(self) -> Result<T, E> {
         let raise = |error: serde_json::Error| E::custom(json_message(&error));
         let text = serde_json::to_string(&self.0).map_err(raise)?;
-        serde_json::from_str(&text).map_err(raise)
+        // Read as the record codec reads a member, structs from objects only: a member is read
+        // the same whether it came before the tag or after it, below that reader.
+        let mut reader = serde_json::Deserializer::from_str(&text);
+        let value = T::deserialize(ObjectsOnly(&mut reader)).map_err(raise)?;
+        reader.end().map_err(raise)?;
+        Ok(value)
     }
 }
 

@@ -31,7 +31,7 @@ mod seeded;
 use seeded::Seeded;
 
 // Firmware note: decoding a record links the decoders of every member type (with the encoder,
-// 179,836 bytes of the Cortex-M3's 256 KiB in the size report's `record_codec` consumer), and
+// 170,196 bytes of the Cortex-M3's 256 KiB in the size report's `record_codec` consumer), and
 // `Debug` of a record about 40 KB more. So each part touches as little as it can: `rules` never
 // decodes or encodes a record, `decoding` never encodes one, only `refusals` (whose `rejects`
 // prints the value it did not expect) formats a record-holding value, and every other part compares
@@ -1063,6 +1063,31 @@ cases! {
             let outcome = load(&bytes);
             assert_eq!(corrupt_paths(&outcome), ["record.messages[1].toolCallId"]);
             assert_eq!(outcome.issues()[0].message, "missing field `toolCallId`");
+        }
+
+        fn a_member_written_as_an_array_is_corrupt() {
+            // serde's derived decoder of a struct also reads an array of its members in
+            // declaration order; no record holds one, and one read would be written back as an
+            // object. A tool call, a token usage and a content part, each as such an array.
+            let assistant = r#"{"role":"assistant","id":"m1","timestamp":"t","state":"complete","content":null,
+                "toolCalls":[["c1","function",["f","{}"]]]}"#;
+            let outcome = load(&stored(&format!(r#""messages":[{assistant}]"#)));
+            assert_eq!(corrupt_paths(&outcome), ["record.messages[0].toolCalls[0]"]);
+            let message = &outcome.issues()[0].message;
+            assert!(
+                message.starts_with("invalid type: sequence, expected struct ToolCall"),
+                "{message}"
+            );
+            let function = r#"{"role":"assistant","id":"m1","timestamp":"t","state":"complete","content":null,
+                "toolCalls":[{"id":"c1","type":"function","function":["f","{}"]}]}"#;
+            let outcome = load(&stored(&format!(r#""messages":[{function}]"#)));
+            assert_eq!(
+                corrupt_paths(&outcome),
+                ["record.messages[0].toolCalls[0].function"]
+            );
+            // The same array read alone, as serde_json reads any derived struct, still decodes:
+            // the refusal is the record's.
+            assert!(serde_json::from_str::<agent_interface::agent_core::ToolCall>(r#"["c1","function",["f","{}"]]"#).is_ok());
         }
 
         fn empty_input_is_corrupt() {

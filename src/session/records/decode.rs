@@ -129,7 +129,7 @@ mod member_decoder {
     use super::{
         InteractiveSessionRecord, SessionLoadOutcome, SessionLoadStatus, SessionRecordDecodeIssue,
     };
-    use crate::agent_core::{Value, ValueMap};
+    use crate::agent_core::{ObjectsOnly, Value, ValueMap};
 
     /// Every member the record declares, by wire name; any other member goes to `extra`.
     pub(crate) const RECORD_MEMBERS: [&str; 22] = [
@@ -259,7 +259,7 @@ mod member_decoder {
         key: &'static str,
     ) -> Result<T, serde_json::Error> {
         match members.get(key) {
-            Some(value) => T::deserialize(value),
+            Some(value) => T::deserialize(ObjectsOnly(value)),
             None => Err(<serde_json::Error as serde::de::Error>::missing_field(key)),
         }
     }
@@ -270,7 +270,7 @@ mod member_decoder {
     ) -> Result<Option<T>, serde_json::Error> {
         match members.get(key) {
             None | Some(Value::Null) => Ok(None),
-            Some(value) => T::deserialize(value).map(Some),
+            Some(value) => T::deserialize(ObjectsOnly(value)).map(Some),
         }
     }
 
@@ -588,8 +588,9 @@ mod member_decoder {
         ) -> Option<T> {
             // The one generic part: a decode from a reader of the text, keeping what decodes.
             let mut decoded = None;
-            let mut decodes =
-                |reader: &mut Reader<'_>| T::deserialize(reader).map(|value| decoded = Some(value));
+            let mut decodes = |reader: &mut Reader<'_>| {
+                T::deserialize(ObjectsOnly(reader)).map(|value| decoded = Some(value))
+            };
             if self.decoded(index, at, span, &mut decodes) {
                 decoded
             } else {
