@@ -229,14 +229,24 @@ mod wire {
         TransportRunOutcome,
     };
 
-    /// Every `status` of a completion outcome.
-    #[derive(Clone, Copy, serde::Serialize, serde::Deserialize)]
-    #[serde(rename_all = "lowercase")]
-    pub enum Status {
-        Succeeded,
-        Failed,
-        Abandoned,
+    /// The status literals, as a closed set (its helpers the wire does not call are allowed).
+    #[allow(dead_code)]
+    mod status {
+        string_enum! {
+            /// Every `status` of a completion outcome: its literal only (a derived unit enum
+            /// would also read `{"succeeded": null}`).
+            pub closed enum Status {
+                /// `succeeded`.
+                Succeeded = "succeeded",
+                /// `failed`.
+                Failed = "failed",
+                /// `abandoned`.
+                Abandoned = "abandoned",
+            }
+        }
     }
+
+    use status::Status;
 
     #[derive(serde::Serialize, serde::Deserialize)]
     #[serde(rename_all = "camelCase")]

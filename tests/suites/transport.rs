@@ -266,6 +266,10 @@ cases! {
             rejects::<TransportRunOutcome>(r#"{"status":"succeeded","exitCode":1}"#, "exit code 0");
             rejects::<TransportRunOutcome>(r#"{"status":"abandoned","exitCode":0}"#, "not a run outcome");
             rejects::<TransportRunOutcome>(r#"{"status":"ok","exitCode":0}"#, "unknown variant");
+            // A status is its literal only: serde's derived reading of a unit variant also
+            // took `{"succeeded": null}`, written back as `"succeeded"`.
+            rejects::<TransportRunOutcome>(r#"{"status":{"succeeded":null},"exitCode":0}"#, "invalid type: map");
+            rejects::<TransportCompletionOutcome>(r#"{"status":{"abandoned":null},"reason":"stopped"}"#, "invalid type: map");
             rejects::<TransportFailureRecord>(
                 r#"{"name":"x","outcome":{"status":"succeeded","exitCode":0}}"#,
                 "failed outcome only",
