@@ -13,6 +13,9 @@
 //!   first;
 //! - `carrier_floor`: what any receiver pays besides the registry, in order: each buffer cloned
 //!   as a receive takes it, its payload appended past the header, the buffer released.
+//! - `carrier_floor_owned`: the same for a carrier that hands over a buffer of its own per frame
+//!   (as a WebSocket library does): each buffer moved in (made before the timing, criterion's
+//!   `iter_batched`), its payload appended, the buffer freed. No reference count is touched.
 //!
 //! A receive iteration runs on a registry where the `bulk` channel was just registered at seq 0
 //! (a resume point, so a frame ahead of seq 0 waits for it), beside another channel, as on a live
@@ -120,6 +123,15 @@ fn carrier_floor(frames: &[Bytes], header_bytes: usize, out: &mut Vec<u8>) {
     }
 }
 
+/// [`carrier_floor`] for buffers handed over, not shared: each moved in, its payload appended to
+/// `out`, then freed.
+fn carrier_floor_owned(frames: Vec<Bytes>, header_bytes: usize, out: &mut Vec<u8>) {
+    out.clear();
+    for frame in frames {
+        out.extend_from_slice(&frame[header_bytes..]);
+    }
+}
+
 fn plain_copy(slices: &[&[u8]], out: &mut Vec<u8>) {
     out.clear();
     for slice in slices {
@@ -148,6 +160,18 @@ fn frame_size(c: &mut Criterion, group: &str, frame_bytes: usize) {
     });
     c.bench_function(&format!("{group}/carrier_floor"), |b| {
         b.iter(|| carrier_floor(black_box(&frames), header_bytes, &mut out));
+    });
+    c.bench_function(&format!("{group}/carrier_floor_owned"), |b| {
+        b.iter_batched(
+            || {
+                frames
+                    .iter()
+                    .map(|frame| Bytes::from(frame.to_vec()))
+                    .collect()
+            },
+            |owned| carrier_floor_owned(owned, header_bytes, &mut out),
+            BatchSize::SmallInput,
+        );
     });
     c.bench_function(&format!("{group}/encode"), |b| {
         // 2^32 frames (the channel's seqs) take far longer than a measurement.
