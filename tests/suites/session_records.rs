@@ -1090,6 +1090,23 @@ cases! {
             assert!(serde_json::from_str::<agent_interface::agent_core::ToolCall>(r#"["c1","function",["f","{}"]]"#).is_ok());
         }
 
+        fn text_that_is_not_json_in_a_repeated_member_is_corrupt() {
+            // A member written twice, the first time as a string with a raw control character
+            // (not JSON): a parse refuses the bytes, so the decoder does too, though the member
+            // it keeps (the last) reads. Found by the `session_decode` fuzz target.
+            let message = "{\"role\":\"user\",\"id\":\"m1\",\"timestamp\":\"t\u{1a}\",\"state\":\"complete\",\
+                           \"content\":\"hi\",\"timestamp\":\"t\"}";
+            let bytes = stored(&format!(r#""messages":[{message}]"#));
+            assert!(serde_json::from_slice::<Value>(&bytes).is_err(), "not JSON");
+            let outcome = load(&bytes);
+            assert_eq!(corrupt_paths(&outcome), [""]);
+            assert!(outcome.issues()[0].message.starts_with("the stored bytes are not JSON"));
+            // Written without the raw character, the repeated member is read as a parse reads it.
+            let repeated = message.replace('\u{1a}', "");
+            let outcome = load(&stored(&format!(r#""messages":[{repeated}]"#)));
+            assert_eq!(outcome.status(), SessionLoadStatus::Valid);
+        }
+
         fn empty_input_is_corrupt() {
             assert_eq!(corrupt_paths(&load(b"")), [""]);
         }

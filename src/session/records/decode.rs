@@ -323,9 +323,10 @@ mod member_decoder {
         decode_members_unread(text, record, prefix, expected_id, &mut Vec::new())
     }
 
-    /// [`decode_members`], and on failure the spans of the record's text that no decoder read
-    /// whole (failing members and elements, members no decode reached), added to `unread`: the
-    /// rest of the record serde_json read, so only these may still hold text that is not JSON.
+    /// [`decode_members`], and the spans of the record's text that no decoder read whole, added to
+    /// `unread`: on failure, failing members and elements and members no decode reached; either
+    /// way, members and elements that decoded only from their canonical text. serde_json read
+    /// the rest of the record strictly, so only these may still hold text that is not JSON.
     pub(crate) fn decode_members_unread(
         text: &str,
         record: &Node<'_>,
@@ -409,6 +410,10 @@ mod member_decoder {
                 unread_spans.extend(unread.iter().map(|(_, span)| (*span).clone()));
                 return Err(issues);
             };
+            // Members and elements that decoded only from their canonical text (a repeated name,
+            // the earlier occurrence dropped): no decoder read their own text whole, and the
+            // occurrence dropped may not be JSON.
+            unread_spans.extend(read.failed);
 
             let extra_spans: Vec<Range<usize>> =
                 extra.iter().map(|(_, span)| (*span).clone()).collect();
