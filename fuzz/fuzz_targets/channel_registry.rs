@@ -225,7 +225,10 @@ impl Model {
         };
         if seq < base {
             let base = u32::try_from(base).unwrap();
-            return refuse(SequenceRefusal::BelowBase { seq: header.seq, base });
+            return refuse(SequenceRefusal::BelowBase {
+                seq: header.seq,
+                base,
+            });
         }
         if seq < next {
             return refuse(SequenceRefusal::Stale { seq: header.seq });
