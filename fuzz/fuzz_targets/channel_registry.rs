@@ -132,6 +132,10 @@ struct Open {
     next_send: u64,
     /// `None` while unanchored (registered without a resume point, no frame received yet).
     next_receive: Option<u64>,
+    /// Where the inbound sequence started (the resume point, or the first frame's seq): a seq
+    /// below it is refused as below the base, one from it up to `next_receive` as delivered
+    /// (no gaps here: the window refuses, there is no deadline).
+    base: Option<u64>,
     /// The bytes of each frame held, by seq: its body is read when it is delivered.
     pending: BTreeMap<u64, Vec<u8>>,
 }
@@ -212,12 +216,20 @@ impl Model {
         let seq = u64::from(header.seq);
         // An unanchored channel takes its first routed frame's seq as the base.
         let next = *open.next_receive.get_or_insert(seq);
+        let base = *open.base.get_or_insert(seq);
         let refuse = |refusal| {
             Err(ChannelRefusal::Sequence {
                 channel: name.clone(),
                 refusal,
             })
         };
+        if seq < base {
+            let base = u32::try_from(base).unwrap();
+            return refuse(SequenceRefusal::BelowBase {
+                seq: header.seq,
+                base,
+            });
+        }
         if seq < next {
             return refuse(SequenceRefusal::Stale { seq: header.seq });
         }
@@ -299,6 +311,7 @@ fuzz_target!(|ops: Vec<Op>| {
                             descriptor,
                             next_send: resume.map_or(0, |resume| u64::from(resume.next_send)),
                             next_receive: resume.map(|resume| u64::from(resume.next_receive)),
+                            base: resume.map(|resume| u64::from(resume.next_receive)),
                             pending: BTreeMap::new(),
                         },
                     );

@@ -373,6 +373,8 @@ impl Replay {
                 self.departures.push("3: held ahead of a gap");
             }
             Err(ChannelRefusal::Sequence { refusal, .. }) => {
+                // Every stale frame of the vectors repeats one delivered: none is below its
+                // channel's base or given up as a gap (the channel suite checks those words).
                 let expected = if seq < *next {
                     SequenceRefusal::Stale { seq: frame.seq() }
                 } else {

@@ -33,7 +33,8 @@
 //! * an inbound channel name that is not UTF-8 is refused
 //!   ([`ChannelFrameError::ChannelNameNotUtf8`]), never routed as U+FFFD, and inbound seqs are
 //!   checked: a channel delivers its seqs in order from the first one it receives (or from its
-//!   resume point); a stale, duplicate or beyond-window seq is a [`ChannelRefusal::Sequence`];
+//!   resume point); a stale, duplicate or beyond-window seq is a [`ChannelRefusal::Sequence`],
+//!   a stale one saying whether it was delivered, given up as a gap, or is below the base;
 //! * the header decides routing and the body is read at delivery: refusals come in the order
 //!   malformed header, unknown channel, undeclared binary, seq (stale, duplicate, beyond the
 //!   window), then, when the frame's turn comes, malformed event body and undeclared event. So a
@@ -45,8 +46,9 @@
 //!
 //! * Sequence numbers are `u32` (the wire's) and never wrap: after seq `u32::MAX` a channel
 //!   refuses to send ([`ChannelSendError::SequenceExhausted`]) and refuses every inbound frame
-//!   as stale (until a [`rebase`](PayloadChannelRegistry::rebase)); closing and registering it
-//!   again restarts the outbound sequence at 0 and takes the next inbound frame as the base.
+//!   as stale (below the base or delivered, until a
+//!   [`rebase`](PayloadChannelRegistry::rebase)); closing and registering it again restarts the
+//!   outbound sequence at 0 and takes the next inbound frame as the base.
 //!   [`PayloadChannelRegistry::register_resuming`] starts both sequences elsewhere.
 //! * The reassembly window is a count of frames, the const `PENDING`; bytes are bounded by the
 //!   carrier's largest message, so a channel holds at most `PENDING` such frames.
@@ -62,7 +64,11 @@
 //!   [`register_resuming`](PayloadChannelRegistry::register_resuming) keeps a known position.
 //! * A frame that never comes is a typed [`ChannelGap`] in the delivery, never an eternal hold:
 //!   under the registry's [`GapPolicy`] a frame `PENDING` or more ahead skips the window ahead
-//!   (the default; [`WindowFull::Refuse`] refuses it as before), and with a deadline a frame
+//!   (the default; [`WindowFull::Refuse`] refuses it as before) when the frames that arrived bear
+//!   the hole out: frames held behind it and the new one less than `2 * PENDING` ahead, or a
+//!   second far frame agreeing with one just refused. One frame alone, whatever its seq, never
+//!   moves the channel far, so it never makes the in-sequence frames after it stale. With a
+//!   deadline a frame
 //!   that waited that long gives up the seqs before it. Time is the host's `now_ms`, passed to
 //!   [`receive`](PayloadChannelRegistry::receive) and
 //!   [`expire`](PayloadChannelRegistry::expire); [`next_deadline`](PayloadChannelRegistry::next_deadline)

@@ -4,16 +4,40 @@
 use alloc::vec::Vec;
 use core::fmt;
 
-/// Why a [`ChannelReassembler`] refused an item.
+/// Why a [`ChannelReassembler`] refused an item. Its words (`Display`) reach the peer in a
+/// [`ChannelRefusal`](super::ChannelRefusal), so a stale seq says which of three things happened
+/// to it: delivered ([`Stale`](Self::Stale)), given up as a gap ([`GivenUp`](Self::GivenUp)), or
+/// older than anything the reassembler remembers ([`BelowBase`](Self::BelowBase)).
+///
+/// Non-exhaustive: a reason may be added in a minor release.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
 pub enum SequenceRefusal {
-    /// The seq was already handed out (a repeat of a delivered item, or older still), or it was
-    /// given up as part of a gap.
+    /// The seq was already handed out as an item (a repeat of a delivered item).
     #[error("seq {seq} was already delivered")]
     Stale {
         /// The refused seq.
         seq: u32,
+    },
+    /// The seq was given up: it never arrived while it was waited for, and it is (or was) handed
+    /// out as part of a [`SequenceGap`].
+    #[error("seq {seq} was given up as a gap")]
+    GivenUp {
+        /// The refused seq.
+        seq: u32,
+    },
+    /// The seq is below `base`, the oldest seq the reassembler still remembers: below where its
+    /// sequence started, or older than the gaps it remembers
+    /// ([`GAPS_REMEMBERED`](ChannelReassembler::GAPS_REMEMBERED)), so it cannot say whether the
+    /// seq was delivered or given up.
+    #[error("seq {seq} is below the base (seq {base}), older than anything remembered")]
+    BelowBase {
+        /// The refused seq.
+        seq: u32,
+        /// The oldest seq the reassembler remembers (where its sequence started, or the seq just
+        /// after the oldest gap it forgot).
+        base: u32,
     },
     /// An item with this seq is already waiting.
     #[error("seq {seq} is already waiting for reassembly")]
@@ -22,7 +46,7 @@ pub enum SequenceRefusal {
         seq: u32,
     },
     /// The seq is `capacity` or more ahead of the next one expected: holding it could need more
-    /// than `capacity` items.
+    /// than `capacity` items, and no skip ahead took it (see [`WindowFull::SkipAhead`]).
     #[error(
         "seq {seq} is beyond the reassembly window (expecting {expected}, holding at most {capacity} frames)"
     )]
@@ -34,6 +58,31 @@ pub enum SequenceRefusal {
         /// How many items it holds at most.
         capacity: usize,
     },
+}
+
+impl SequenceRefusal {
+    /// True for the refusals of a seq already handed out or given up, or older still
+    /// ([`Stale`](Self::Stale), [`GivenUp`](Self::GivenUp), [`BelowBase`](Self::BelowBase)):
+    /// the seq will never be taken again (until the sequence is rebased).
+    #[must_use]
+    pub const fn is_stale(&self) -> bool {
+        matches!(
+            self,
+            Self::Stale { .. } | Self::GivenUp { .. } | Self::BelowBase { .. }
+        )
+    }
+
+    /// The refused seq, whatever the reason.
+    #[must_use]
+    pub const fn seq(&self) -> u32 {
+        match *self {
+            Self::Stale { seq }
+            | Self::GivenUp { seq }
+            | Self::BelowBase { seq, .. }
+            | Self::Duplicate { seq }
+            | Self::BeyondWindow { seq, .. } => seq,
+        }
+    }
 }
 
 /// A refused [`ChannelReassembler::push`]: the reason and the item, handed back.
@@ -54,8 +103,21 @@ pub struct ReassemblyRefused<T> {
 pub enum WindowFull {
     /// Stop waiting for just enough of the oldest seqs for the new one to fit: the held ones
     /// among them are handed out, the missing ones reported as a [`SequenceGap`], and the new
-    /// item is taken. A channel never stalls on a frame that never comes. Refused as
-    /// [`SequenceRefusal::BeyondWindow`] only when the reassembler already holds `N` items.
+    /// item is taken. A channel never stalls on a frame that never comes.
+    ///
+    /// One seq alone never moves the window far: it is taken only when the items that arrived
+    /// bear it out, that is when either
+    ///
+    /// * it is less than `2 * N` ahead of the expected seq and an item is already held (items
+    ///   arrived past the missing seq, so the hole is real), giving up at most `N` seqs; or
+    /// * the last seq refused as beyond the window, with no item taken since, is within `N` of it
+    ///   and not the same (two items agree the sequence moved on); the refused one is then given
+    ///   up too when it is below the new seq.
+    ///
+    /// Otherwise it is refused as [`SequenceRefusal::BeyondWindow`] and the reassembler keeps
+    /// its place (remembering only the refused seq, for the second rule); so one stray seq, even
+    /// `u32::MAX`, never makes the in-sequence items after it stale. Also refused when `N` items
+    /// are already held, or an item taken by a skip ahead still waits.
     #[default]
     SkipAhead,
     /// Refuse the new item as [`SequenceRefusal::BeyondWindow`] and keep waiting.
@@ -63,7 +125,9 @@ pub enum WindowFull {
 }
 
 /// A run of seqs a [`ChannelReassembler`] stopped waiting for: none of them was ever pushed,
-/// and from now on each is refused as [`SequenceRefusal::Stale`].
+/// and from now on each is refused as [`SequenceRefusal::GivenUp`] (as
+/// [`SequenceRefusal::BelowBase`] once the run is older than the
+/// [`GAPS_REMEMBERED`](ChannelReassembler::GAPS_REMEMBERED) latest ones).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct SequenceGap {
@@ -98,6 +162,13 @@ pub enum Reassembled<T> {
 /// given up (stale), one already held (duplicate), one beyond it (unless skipped ahead to). `N`
 /// must be at least 1 (checked at compile time).
 ///
+/// To say why a stale seq is refused, it also remembers, inline, the
+/// [`GAPS_REMEMBERED`](Self::GAPS_REMEMBERED) latest runs of seqs it gave up (adjacent runs
+/// merged): a seq below the expected one is [`SequenceRefusal::GivenUp`] when it lies in one of
+/// them, [`SequenceRefusal::BelowBase`] when it is older than what is remembered (below where the
+/// sequence started, or below the end of the latest run forgotten), and
+/// [`SequenceRefusal::Stale`] (delivered) otherwise.
+///
 /// Sequence numbers never wrap: once seq `u32::MAX` has been handed out, every seq is stale and
 /// [`expected`](Self::expected) is `None`.
 pub struct ChannelReassembler<T, const N: usize> {
@@ -120,7 +191,22 @@ struct Window<T, const N: usize> {
     parked: Option<(u32, T)>,
     /// Items in `slots` and `parked`.
     held: usize,
+    /// The oldest seq remembered: a seq below it is refused as below the base. Where the
+    /// sequence started, then just past the latest gap run forgotten; never above `next`.
+    floor: u64,
+    /// The latest runs of seqs given up and handed out as gaps, as inclusive `(first, last)`,
+    /// oldest first, the first `remembered` of them; all at or above `floor` and below `next`.
+    given_up: [(u32, u32); GAPS_REMEMBERED],
+    /// How many of `given_up` are in use.
+    remembered: usize,
+    /// The last seq refused as beyond the window under [`WindowFull::SkipAhead`], while no item
+    /// was taken since: a seq beyond the window close to it is taken (two items agree).
+    far: Option<u32>,
 }
+
+/// How many runs of given-up seqs a reassembler remembers
+/// ([`ChannelReassembler::GAPS_REMEMBERED`]).
+const GAPS_REMEMBERED: usize = 4;
 
 impl<T, const N: usize> Default for ChannelReassembler<T, N> {
     fn default() -> Self {
@@ -153,7 +239,53 @@ impl<T, const N: usize> Window<T, N> {
             slots: [const { None }; N],
             parked: None,
             held: 0,
+            floor: seq as u64,
+            given_up: [(0, 0); GAPS_REMEMBERED],
+            remembered: 0,
+            far: None,
         }
+    }
+
+    /// The refusal of `seq`, below `release` (and not held): below the base, given up, or
+    /// delivered, as far as the reassembler remembers.
+    #[cold]
+    fn stale(&self, seq: u32) -> SequenceRefusal {
+        let at = u64::from(seq);
+        if at < self.floor {
+            // The floor is a seq (a base, or one past a run that ended below `next`).
+            let base = u32::try_from(self.floor).unwrap_or(u32::MAX);
+            return SequenceRefusal::BelowBase { seq, base };
+        }
+        let pending = at >= self.next && at < self.release;
+        let remembered = self.given_up[..self.remembered]
+            .iter()
+            .any(|&(first, last)| (first..=last).contains(&seq));
+        if pending || remembered {
+            SequenceRefusal::GivenUp { seq }
+        } else {
+            SequenceRefusal::Stale { seq }
+        }
+    }
+
+    /// Remembers the run `first ..= last` as given up (merged with the latest run when they
+    /// touch); the oldest run is forgotten when all `GAPS_REMEMBERED` are in use, and the floor
+    /// moves past it.
+    #[cold]
+    fn remember(&mut self, first: u32, last: u32) {
+        if let Some(latest) = self.given_up[..self.remembered].last_mut()
+            && u64::from(latest.1) + 1 == u64::from(first)
+        {
+            latest.1 = last;
+            return;
+        }
+        if self.remembered == GAPS_REMEMBERED {
+            let (_, oldest_last) = self.given_up[0];
+            self.floor = u64::from(oldest_last) + 1;
+            self.given_up.copy_within(1.., 0);
+            self.remembered -= 1;
+        }
+        self.given_up[self.remembered] = (first, last);
+        self.remembered += 1;
     }
 
     /// The items held in the slots, with their seqs, in seq order.
@@ -194,16 +326,45 @@ impl<T, const N: usize> Window<T, N> {
             return refuse(SequenceRefusal::Duplicate { seq }, item);
         }
         if u64::from(seq) < self.release {
-            return refuse(SequenceRefusal::Stale { seq }, item);
+            return refuse(self.stale(seq), item);
         }
-        if full == WindowFull::SkipAhead && self.held < N && self.parked.is_none() {
-            // `seq - N + 1 > next`: the seqs before it that no longer fit are given up.
-            self.release = u64::from(seq) + 1 - N as u64;
+        if full != WindowFull::SkipAhead {
+            return refuse(self.beyond(seq), item);
+        }
+        if self.held < N
+            && self.parked.is_none()
+            && let Some(release) = self.skip(seq)
+        {
+            // `release > next`: the seqs before it are given up.
+            self.release = self.release.max(release);
             self.parked = Some((seq, item));
             self.held += 1;
+            self.far = None;
             return Ok(());
         }
+        self.far = Some(seq);
         refuse(self.beyond(seq), item)
+    }
+
+    /// Where a skip ahead to `seq` (`N` or more ahead of `next`) releases up to, if the items
+    /// that arrived bear it out (see [`WindowFull::SkipAhead`]): an item held and `seq` less
+    /// than `2 * N` ahead, or the last far seq refused close to it.
+    #[cold]
+    fn skip(&self, seq: u32) -> Option<u64> {
+        let at = u64::from(seq);
+        let window = N as u64;
+        // The seqs before the window that ends with `seq` (`at >= next + N`, so no underflow).
+        let fit = at + 1 - window;
+        if let Some(far) = self.far {
+            let apart = u64::from(far).abs_diff(at);
+            if apart != 0 && apart <= window {
+                // The refused far seq was answered; when below, it is given up with the rest.
+                let past_far = if far < seq { u64::from(far) + 1 } else { 0 };
+                return Some(fit.max(past_far));
+            }
+        }
+        let near = at - self.next < window.saturating_mul(2);
+        (self.held > 0 && near).then_some(fit)
     }
 
     /// The refusal of `seq` (at or beyond `next`) for want of room.
@@ -246,6 +407,9 @@ impl<T, const N: usize> Window<T, N> {
         }
         let first = self.next as u32;
         let count = end - self.next;
+        // `end <= release <= u32::MAX`: a release mark is at most `seq + 1 - N` or one past a
+        // seq below another (see `skip`), or a seq (`skip_to`); so the last missing seq is one.
+        self.remember(first, (end - 1) as u32);
         // The slots of the seqs given up are empty, so the ring needs no clearing.
         self.next = end;
         self.unpark();
@@ -260,6 +424,11 @@ impl<T, const N: usize> Window<T, N> {
 impl<T, const N: usize> ChannelReassembler<T, N> {
     /// How many items it holds at most.
     pub const CAPACITY: usize = N;
+
+    /// How many runs of given-up seqs it remembers, to refuse a late seq as
+    /// [`SequenceRefusal::GivenUp`] rather than [`SequenceRefusal::Stale`]; older ones are
+    /// refused as [`SequenceRefusal::BelowBase`]. Held inline: the memory does not grow.
+    pub const GAPS_REMEMBERED: usize = GAPS_REMEMBERED;
 
     /// An empty reassembler that expects seq 0 first.
     #[must_use]
@@ -328,9 +497,13 @@ impl<T, const N: usize> ChannelReassembler<T, N> {
     /// is handled as `full` says.
     ///
     /// # Errors
-    /// [`ReassemblyRefused`] with the item: `Stale` below the window or given up as a gap,
-    /// `Duplicate` when that seq is already held, `BeyondWindow` at `expected + N` or later under
-    /// [`WindowFull::Refuse`], or when `N` items are already held. Nothing changes.
+    /// [`ReassemblyRefused`] with the item: below the window or given up as a gap, `Stale`
+    /// (delivered), `GivenUp` or `BelowBase` (older than remembered); `Duplicate` when that seq
+    /// is already held; `BeyondWindow` at `expected + N` or later under [`WindowFull::Refuse`],
+    /// under [`WindowFull::SkipAhead`] when the items that arrived do not bear a skip out, or
+    /// when `N` items are already held. Nothing changes, except that under `SkipAhead` a seq
+    /// refused as beyond the window is remembered (the last one only) for a skip ahead the next
+    /// far seq may agree with.
     #[inline]
     pub fn push_with(
         &mut self,
@@ -342,7 +515,7 @@ impl<T, const N: usize> ChannelReassembler<T, N> {
         let refuse = |refusal, item| Err(ReassemblyRefused { refusal, item });
         // Nothing is held below `next` (the parked item included), so a seq below it is stale.
         let Some(offset) = u64::from(seq).checked_sub(window.next) else {
-            return refuse(SequenceRefusal::Stale { seq }, item);
+            return refuse(window.stale(seq), item);
         };
         if offset < N as u64 {
             let slot = &mut window.slots[slot_of::<N>(u64::from(seq))];
@@ -350,7 +523,7 @@ impl<T, const N: usize> ChannelReassembler<T, N> {
                 return refuse(SequenceRefusal::Duplicate { seq }, item);
             }
             if u64::from(seq) < window.release {
-                return refuse(SequenceRefusal::Stale { seq }, item);
+                return refuse(window.stale(seq), item);
             }
             if window.held >= N {
                 // Only with an item parked beyond the slots: taking this one would hold `N + 1`.
@@ -358,6 +531,7 @@ impl<T, const N: usize> ChannelReassembler<T, N> {
             }
             *slot = Some(item);
             window.held += 1;
+            window.far = None;
             return Ok(());
         }
         window.push_beyond(seq, item, full)

@@ -78,7 +78,9 @@ pub struct GapPolicy {
     /// [`expire`](PayloadChannelRegistry::expire) on its channel). `None`: wait for ever (until
     /// the window is full).
     pub deadline_ms: Option<u64>,
-    /// What a frame `PENDING` or more ahead of the expected seq does.
+    /// What a frame `PENDING` or more ahead of the expected seq does (under
+    /// [`WindowFull::SkipAhead`], the default, it skips ahead only when the frames that arrived
+    /// bear the hole out; one frame alone never moves a channel far).
     pub window_full: WindowFull,
 }
 
@@ -110,7 +112,8 @@ impl GapPolicy {
 /// Inbound seqs of one channel that never arrived and are no longer waited for (the window was
 /// full, or a frame behind them waited past the [`GapPolicy`] deadline). An item of a
 /// [`ChannelDelivery`] (as [`NotDelivered::Gap`]), in the place of the missing frames; from then
-/// on a frame carrying one of these seqs is refused as stale.
+/// on a frame carrying one of these seqs is refused as given up
+/// ([`SequenceRefusal::GivenUp`]; below the base once older than the gaps remembered).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 #[error("Channel \"{channel}\": {missing_count} frame(s) from seq {first_missing} never arrived")]
 pub struct ChannelGap {
@@ -236,7 +239,8 @@ pub enum ChannelRefusal {
     /// The channel did not declare the frame's event, or did not opt in to binary.
     #[error(transparent)]
     Undeclared(UndeclaredFrame),
-    /// The frame's seq is stale, a duplicate, or beyond the reassembly window.
+    /// The frame's seq is stale (delivered, given up as a gap, or below the base), a duplicate,
+    /// or beyond the reassembly window.
     #[error("Channel \"{channel}\": {refusal}")]
     Sequence {
         /// The channel.
@@ -531,7 +535,8 @@ fn admit(descriptor: &ChannelDescriptor, event: Option<&str>) -> Result<(), Unde
 /// the carrier reconnected).
 ///
 /// A missing frame never stalls a channel for ever: under the registry's [`GapPolicy`], a frame
-/// `PENDING` or more ahead skips the window ahead, and frames waiting past the deadline give up
+/// `PENDING` or more ahead skips the window ahead (when the frames that arrived bear the hole
+/// out: one frame alone never moves a channel far), and frames waiting past the deadline give up
 /// the seqs before them; those seqs come out of the delivery as a [`ChannelGap`], in their
 /// place. Every inbound seq is thus handed on at most once, as a frame, a refused delivery or
 /// part of a gap, in strictly increasing order with none left out.
@@ -823,9 +828,11 @@ impl<const PENDING: usize> PayloadChannelRegistry<PENDING> {
     ///
     /// # Errors
     /// A [`ChannelRefusal`], checked in this order: malformed header, unknown (or closed)
-    /// channel, binary on a channel that did not opt in, stale (below the expected seq, or given
-    /// up as a gap), duplicate, or beyond the window (only under [`WindowFull::Refuse`], or when
-    /// `PENDING` frames are held already). Nothing changes.
+    /// channel, binary on a channel that did not opt in, stale (delivered, given up as a gap, or
+    /// below the base; see [`SequenceRefusal`]), duplicate, or beyond the window (under
+    /// [`WindowFull::Refuse`]; under [`WindowFull::SkipAhead`] when no skip is borne out; or when
+    /// `PENDING` frames are held already). Nothing changes (but a far seq refused under
+    /// `SkipAhead` is remembered, for a skip ahead the next far frame may agree with).
     pub fn receive(
         &mut self,
         frame: impl Into<Bytes>,
