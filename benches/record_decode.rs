@@ -142,11 +142,14 @@ fn bench_value() -> Value {
 ///   entries, the last one broken;
 /// - `many_members`: 16 messages of 64 KiB, each with 60 unknown members and a broken
 ///   timestamp (one trial per member);
-/// - `deep_nesting`: small messages whose part is nested 100 arrays deep, and whose metadata
-///   is nested 100 objects deep;
+/// - `deep_nesting`: small messages whose part and metadata nest as deep as the default read
+///   limit allows (31 and 30 levels of the document);
 /// - `tiny_nodes`: 16 messages whose metadata is an array of 30 000 zeros, each with a broken
 ///   timestamp (many nodes for few bytes);
 /// - `many_small_broken`: 20 000 history entries of 60 bytes, each broken;
+/// - `empty_objects`: 350 000 messages that are each `{}`, each an issue;
+/// - `many_broken_members`: the record's `name` written 60 000 times as a number, with an
+///   unknown member before each;
 /// - `late_breaks_after_valid`: 4/5 of valid messages heavy to decode (4096 zeros of metadata
 ///   each), then 1/5 of broken ones: the fast path decodes far before it gives up, and the
 ///   narrowing has many issues to spend its budget on;
@@ -243,8 +246,9 @@ fn crafted() -> Vec<(&'static str, Vec<u8>, &'static str)> {
     ));
 
     let messages = fill(TARGET_BYTES, |index| {
-        let deep = format!("{}1{}", "[".repeat(100), "]".repeat(100));
-        let metadata = format!("{}1{}", r#"{"a":"#.repeat(100), "}".repeat(100));
+        // As deep as the default read limit lets a message's parts and metadata nest.
+        let deep = format!("{}1{}", "[".repeat(26), "]".repeat(26));
+        let metadata = format!("{}1{}", r#"{"a":"#.repeat(25), "}".repeat(25));
         format!(
             r#"{{"role":"user","id":"m{index}","timestamp":"2026-09-24T10:00:00Z","state":"complete","content":"hi","metadata":{{"m":{metadata}}},"parts":[{deep}]}}"#
         )
@@ -273,6 +277,23 @@ fn crafted() -> Vec<(&'static str, Vec<u8>, &'static str)> {
     cases.push((
         "many_small_broken",
         envelope_with(&format!(r#""messages":[],"history":[{history}]"#)),
+        ID,
+    ));
+    // Every message an empty object, each an issue: the cheapest elements to parse.
+    let empty = fill(TARGET_BYTES, |_| String::from("{}"));
+    cases.push((
+        "empty_objects",
+        envelope_with(&format!(r#""messages":[{empty}]"#)),
+        ID,
+    ));
+    // Many members of the record itself, each declared one broken (`name` repeated as a
+    // number, unknown members between).
+    let members = fill(TARGET_BYTES, |index| {
+        format!(r#""x-{index}":1,"name":{index}"#)
+    });
+    cases.push((
+        "many_broken_members",
+        envelope_with(&format!(r#""messages":[],{members}"#)),
         ID,
     ));
 
@@ -327,7 +348,7 @@ fn crafted() -> Vec<(&'static str, Vec<u8>, &'static str)> {
 }
 
 /// The names of the [`crafted`] cases, in order.
-const CRAFTED: [&str; 13] = [
+const CRAFTED: [&str; 15] = [
     "wrong_id",
     "last_message_broken",
     "every_element_broken",
@@ -338,6 +359,8 @@ const CRAFTED: [&str; 13] = [
     "deep_nesting",
     "tiny_nodes",
     "many_small_broken",
+    "empty_objects",
+    "many_broken_members",
     "late_breaks_after_valid",
     "heavy_last_broken",
     "heavy_late_breaks",

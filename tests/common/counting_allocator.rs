@@ -11,13 +11,15 @@ struct Counting;
 thread_local! {
     static COUNTING: Cell<bool> = const { Cell::new(false) };
     static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+    static BYTES: Cell<usize> = const { Cell::new(0) };
 }
 
-fn note_allocation() {
+fn note_allocation(bytes: usize) {
     // `try_with`: thread locals may be gone while a thread shuts down.
     let counting = COUNTING.try_with(Cell::get).unwrap_or(false);
     if counting {
         let _ = ALLOCATIONS.try_with(|count| count.set(count.get() + 1));
+        let _ = BYTES.try_with(|total| total.set(total.get() + bytes));
     }
 }
 
@@ -26,19 +28,19 @@ fn note_allocation() {
 // allocate (so it cannot recurse into the allocator).
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        note_allocation();
+        note_allocation(layout.size());
         // SAFETY: forwarded as is; the caller upholds `GlobalAlloc::alloc`'s contract.
         unsafe { System.alloc(layout) }
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        note_allocation();
+        note_allocation(layout.size());
         // SAFETY: as for `alloc`.
         unsafe { System.alloc_zeroed(layout) }
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        note_allocation();
+        note_allocation(new_size);
         // SAFETY: `ptr` and `layout` come from this allocator, which is `System`'s.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
@@ -54,9 +56,17 @@ static ALLOCATOR: Counting = Counting;
 
 /// How many allocations `f` made on this thread.
 pub fn allocations_in(f: impl FnOnce()) -> usize {
+    allocated_in(f).0
+}
+
+/// How many allocations `f` made on this thread, and how many bytes they asked for in all (a
+/// reallocation counts its new size).
+#[allow(dead_code)] // not every test that counts allocations counts their bytes
+pub fn allocated_in(f: impl FnOnce()) -> (usize, usize) {
     ALLOCATIONS.with(|count| count.set(0));
+    BYTES.with(|total| total.set(0));
     COUNTING.with(|counting| counting.set(true));
     f();
     COUNTING.with(|counting| counting.set(false));
-    ALLOCATIONS.with(Cell::get)
+    (ALLOCATIONS.with(Cell::get), BYTES.with(Cell::get))
 }

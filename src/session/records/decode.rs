@@ -310,11 +310,13 @@ mod member_decoder {
     /// Decodes `text` whole with `decodes`: `None` when it decodes, else the error's message.
     /// Not generic: the reader is built and checked for trailing text once for every type.
     fn attempt(text: &str, decodes: &mut Decodes<'_>) -> Option<String> {
+        attempt_error(text, decodes).map(|error| message(&error))
+    }
+
+    /// [`attempt`], with the error itself (its message is written only when it is asked for).
+    fn attempt_error(text: &str, decodes: &mut Decodes<'_>) -> Option<serde_json::Error> {
         let mut reader = serde_json::Deserializer::from_str(text);
-        decodes(&mut reader)
-            .and_then(|()| reader.end())
-            .err()
-            .map(|error| message(&error))
+        decodes(&mut reader).and_then(|()| reader.end()).err()
     }
 
     /// The message of a serde_json error without its position: issues name where by their
@@ -718,8 +720,14 @@ mod member_decoder {
             let Some(text) = self.text.get(span.clone()) else {
                 return Decoded::Failed;
             };
-            if attempt(text, decodes).is_none() {
+            let Some(error) = attempt_error(text, decodes) else {
                 return Decoded::Whole;
+            };
+            if !self.listing() && !may_repeat_a_name(text) {
+                // Past the listed issues only the count is kept, and text with no repeated
+                // name reads the same in canonical form: no second decode.
+                self.omitted += 1;
+                return Decoded::Failed;
             }
             // What a parse into a value reads: names sorted (serde reports the first failing
             // member it meets), the last of a repeated name kept.
@@ -727,7 +735,12 @@ mod member_decoder {
             if !canonical(self.text, &span, &mut root) {
                 root = String::from(text);
             }
-            match attempt(&root, decodes) {
+            let failure = if root == text {
+                Some(message(&error))
+            } else {
+                attempt(&root, decodes)
+            };
+            match failure {
                 None => Decoded::Canonical,
                 Some(message) => {
                     self.failed(index, at, &root, message, decodes);
@@ -764,6 +777,33 @@ mod member_decoder {
             let path = render(path, &steps, self.limits.echo);
             self.add(path, message);
         }
+    }
+
+    /// Whether some object of `text` (valid JSON) may hold a name twice: it holds two members
+    /// or more. Cheap and conservative (a colon outside strings starts each member).
+    fn may_repeat_a_name(text: &str) -> bool {
+        let bytes = text.as_bytes();
+        let mut colons = 0;
+        let mut at = 0;
+        while let Some(&byte) = bytes.get(at) {
+            match byte {
+                b'"' => {
+                    match super::json_text::skip_quoted(bytes.get(at + 1..).unwrap_or_default()) {
+                        Some(rest) => at = bytes.len() - rest.len(),
+                        None => return true,
+                    }
+                }
+                b':' => {
+                    colons += 1;
+                    if colons > 1 {
+                        return true;
+                    }
+                    at += 1;
+                }
+                _ => at += 1,
+            }
+        }
+        false
     }
 
     /// How a member's text decoded.
