@@ -147,3 +147,54 @@ fn a_strict_decoder_names_where_the_nesting_passes_the_limit() {
     let value = from_json_str_within::<Value>(&nested(3), &ReadLimits::DEFAULT.with_depth(3));
     assert!(value.is_ok());
 }
+
+#[test]
+fn a_registry_reads_event_bodies_within_the_hosts_limits() {
+    use agent_interface::runtime::transport::channels::{
+        ChannelRefusal, NotDelivered, PayloadChannelRegistry,
+    };
+    use agent_interface::transport::channels::ChannelDescriptor;
+
+    let body = |levels: usize| format!(r#"{{"event":"e","payload":{}}}"#, nested(levels));
+    let frame = |seq: u32, body: &str| {
+        let mut bytes = b"RBF\x01\x02\x01c".to_vec();
+        bytes.extend_from_slice(&seq.to_be_bytes());
+        bytes.extend_from_slice(body.as_bytes());
+        bytes
+    };
+    let mut registry =
+        PayloadChannelRegistry::<8>::new().with_read_limits(ReadLimits::DEFAULT.with_depth(3));
+    assert_eq!(registry.read_limits().depth, 3);
+    let name = ChannelName::new("c").expect("a name");
+    registry
+        .register(ChannelDescriptor::new(name, ["e"]))
+        .expect("registers");
+    // The object and its payload's two arrays: three levels, read.
+    let delivered: Vec<_> = registry
+        .receive(frame(0, &body(2)), 0)
+        .expect("routed")
+        .collect();
+    assert!(delivered[0].is_ok(), "{delivered:?}");
+    // One more, refused in its seq's place; the next seq is still delivered.
+    let refused: Vec<_> = registry
+        .receive(frame(1, &body(3)), 0)
+        .expect("routed")
+        .map(|item| {
+            item.map(|_| ()).map_err(|error| match error {
+                NotDelivered::Refused(refused) => refused.refusal,
+                other => panic!("{other:?}"),
+            })
+        })
+        .collect();
+    assert_eq!(
+        refused,
+        [Err(ChannelRefusal::Malformed(ChannelFrameError::TooDeep {
+            limit: 3
+        }))]
+    );
+    let next: Vec<_> = registry
+        .receive(frame(2, &body(1)), 0)
+        .expect("routed")
+        .collect();
+    assert!(next[0].is_ok(), "{next:?}");
+}

@@ -6,14 +6,15 @@ use alloc::vec::Vec;
 
 use bytes::{Buf as _, Bytes};
 
-use crate::agent_core::Value;
+use crate::agent_core::{ReadLimits, Value};
 use crate::transport::channels::{
     BinaryFrame, ChannelDescriptor, ChannelEventFrame, ChannelFrame, ChannelName,
     ChannelReceiveResult, ProtocolErrorMessage,
 };
 
 use super::frame::{
-    ChannelFrameError, RawHeader, decode_event_body, encode_binary, encode_event, split_header,
+    ChannelFrameError, RawHeader, decode_event_body_within, encode_binary, encode_event,
+    split_header,
 };
 use super::reassembler::{
     ChannelReassembler, Reassembled, SequenceGap, SequenceRefusal, WindowFull,
@@ -360,10 +361,11 @@ struct Held {
 /// Hands on a held frame whose turn came: a binary payload as it is, an event body parsed and
 /// checked against the descriptor.
 #[inline]
-fn deliver(
-    descriptor: &ChannelDescriptor,
+fn deliver<'a>(
+    descriptor: &'a ChannelDescriptor,
+    limits: &ReadLimits,
     held: Held,
-) -> Result<DeliveredFrame<'_>, RefusedDelivery> {
+) -> Result<DeliveredFrame<'a>, RefusedDelivery> {
     let Held {
         seq, binary, body, ..
     } = held;
@@ -372,20 +374,21 @@ fn deliver(
         let body = DeliveredBody::Binary(body);
         return Ok(DeliveredFrame { channel, seq, body });
     }
-    deliver_event(descriptor, seq, &body)
+    deliver_event(descriptor, limits, seq, &body)
 }
 
 /// [`deliver`] of an event frame: its body parsed, its event checked against the descriptor.
 #[inline(never)]
 fn deliver_event<'a>(
     descriptor: &'a ChannelDescriptor,
+    limits: &ReadLimits,
     seq: u32,
     body: &[u8],
 ) -> Result<DeliveredFrame<'a>, RefusedDelivery> {
     let channel = &descriptor.name;
     let refuse = |refusal| RefusedDelivery { seq, refusal };
-    let (event, payload) =
-        decode_event_body(body).map_err(|error| refuse(ChannelRefusal::Malformed(error)))?;
+    let (event, payload) = decode_event_body_within(body, limits)
+        .map_err(|error| refuse(ChannelRefusal::Malformed(error)))?;
     admit(descriptor, Some(&event)).map_err(|error| refuse(ChannelRefusal::Undeclared(error)))?;
     let body = DeliveredBody::Event { event, payload };
     Ok(DeliveredFrame { channel, seq, body })
@@ -406,6 +409,7 @@ fn deliver_event<'a>(
 #[must_use = "frames are handed on only as the delivery is iterated"]
 pub struct ChannelDelivery<'a, const PENDING: usize> {
     descriptor: &'a ChannelDescriptor,
+    limits: ReadLimits,
     inbound: &'a mut ChannelReassembler<Held, PENDING>,
 }
 
@@ -428,7 +432,7 @@ impl<'a, const PENDING: usize> Iterator for ChannelDelivery<'a, PENDING> {
                 Ok(DeliveredFrame { channel, seq, body })
             }
             Reassembled::Item(Held { seq, body, .. }) => {
-                deliver_event(self.descriptor, seq, &body).map_err(NotDelivered::from)
+                deliver_event(self.descriptor, &self.limits, seq, &body).map_err(NotDelivered::from)
             }
             Reassembled::Gap(gap) => Err(channel_gap(self.descriptor, gap)),
         })
@@ -463,9 +467,10 @@ struct OpenChannel<const N: usize> {
 }
 
 impl<const N: usize> OpenChannel<N> {
-    fn delivery(&mut self) -> ChannelDelivery<'_, N> {
+    fn delivery(&mut self, limits: ReadLimits) -> ChannelDelivery<'_, N> {
         ChannelDelivery {
             descriptor: &self.descriptor,
+            limits,
             inbound: &mut self.inbound,
         }
     }
@@ -493,12 +498,13 @@ impl<const N: usize> OpenChannel<N> {
     /// silently); its inbound side is left as `inbound`.
     fn hand_back(
         &mut self,
+        limits: &ReadLimits,
         inbound: ChannelReassembler<Held, N>,
     ) -> Vec<Result<ChannelFrame, RefusedDelivery>> {
         let held = core::mem::replace(&mut self.inbound, inbound).into_held();
         let descriptor = &self.descriptor;
         held.into_iter()
-            .map(|held| deliver(descriptor, held).map(DeliveredFrame::into_frame))
+            .map(|held| deliver(descriptor, limits, held).map(DeliveredFrame::into_frame))
             .collect()
     }
 }
@@ -553,6 +559,7 @@ pub struct PayloadChannelRegistry<const PENDING: usize> {
     /// The serial of the next registration.
     next_serial: u64,
     gaps: GapPolicy,
+    limits: ReadLimits,
 }
 
 impl<const PENDING: usize> Default for PayloadChannelRegistry<PENDING> {
@@ -571,7 +578,24 @@ impl<const PENDING: usize> PayloadChannelRegistry<PENDING> {
             handled: 0,
             next_serial: 0,
             gaps: GapPolicy::new(),
+            limits: ReadLimits::DEFAULT,
         }
+    }
+
+    /// This registry reading every event body within `limits` (its nesting bound,
+    /// [`ReadLimits::depth`]); [`ReadLimits::DEFAULT`] otherwise. A body nested deeper is
+    /// refused as [`ChannelRefusal::Malformed`] with
+    /// [`TooDeep`](super::ChannelFrameError::TooDeep), in its seq's place.
+    #[must_use]
+    pub const fn with_read_limits(mut self, limits: ReadLimits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// The [`ReadLimits`] event bodies are read within.
+    #[must_use]
+    pub const fn read_limits(&self) -> ReadLimits {
+        self.limits
     }
 
     /// This registry with `policy` deciding what every channel does about missing frames.
@@ -838,7 +862,7 @@ impl<const PENDING: usize> PayloadChannelRegistry<PENDING> {
         frame: impl Into<Bytes>,
         now_ms: u64,
     ) -> Result<ChannelDelivery<'_, PENDING>, ChannelRefusal> {
-        let gaps = self.gaps;
+        let (gaps, limits) = (self.gaps, self.limits);
         let mut frame: Bytes = frame.into();
         let header = split_header(&frame).map_err(ChannelRefusal::Malformed)?;
         // A name found among the channels' is UTF-8; only an unknown one is checked.
@@ -874,7 +898,7 @@ impl<const PENDING: usize> PayloadChannelRegistry<PENDING> {
                 refusal: refused.refusal,
             })?;
         open.expire(gaps, now_ms);
-        Ok(open.delivery())
+        Ok(open.delivery(limits))
     }
 
     /// Gives up, on the channel, the missing seqs before every frame that has waited out the
@@ -890,10 +914,10 @@ impl<const PENDING: usize> PayloadChannelRegistry<PENDING> {
         channel: &PayloadChannel,
         now_ms: u64,
     ) -> Result<ChannelDelivery<'_, PENDING>, ChannelClosed> {
-        let gaps = self.gaps;
+        let (gaps, limits) = (self.gaps, self.limits);
         let open = self.open_mut(channel)?;
         open.expire(gaps, now_ms);
-        Ok(open.delivery())
+        Ok(open.delivery(limits))
     }
 
     /// When the channel's oldest frame waiting behind a missing seq reaches the
@@ -944,8 +968,9 @@ impl<const PENDING: usize> PayloadChannelRegistry<PENDING> {
         &mut self,
         channel: &PayloadChannel,
     ) -> Result<Vec<Result<ChannelFrame, RefusedDelivery>>, ChannelClosed> {
+        let limits = self.limits;
         let open = self.open_mut(channel)?;
-        Ok(open.hand_back(ChannelReassembler::unanchored()))
+        Ok(open.hand_back(&limits, ChannelReassembler::unanchored()))
     }
 
     /// The frames of the channel that are ready but were not taken from an earlier
@@ -958,7 +983,8 @@ impl<const PENDING: usize> PayloadChannelRegistry<PENDING> {
         &mut self,
         channel: &PayloadChannel,
     ) -> Result<ChannelDelivery<'_, PENDING>, ChannelClosed> {
-        self.open_mut(channel).map(OpenChannel::delivery)
+        let limits = self.limits;
+        self.open_mut(channel).map(|open| open.delivery(limits))
     }
 
     /// Closes the channel: its name is free to register again, its frames are no longer routed,
@@ -976,6 +1002,6 @@ impl<const PENDING: usize> PayloadChannelRegistry<PENDING> {
     ) -> Result<Vec<Result<ChannelFrame, RefusedDelivery>>, ChannelClosed> {
         let at = self.index(&channel)?;
         let mut open = self.channels.remove(at);
-        Ok(open.hand_back(ChannelReassembler::unanchored()))
+        Ok(open.hand_back(&self.limits, ChannelReassembler::unanchored()))
     }
 }
