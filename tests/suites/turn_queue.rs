@@ -135,6 +135,32 @@ fn assert_capacity_reusable<const N: usize>(queue: &TurnQueue<Raw, u32, u32, u8,
     }
 }
 
+/// A queue whose drivers call back into it from `PartialEq`.
+type ReentrantQueue = TurnQueue<Raw, u32, u32, Reentrant, 4>;
+
+/// A driver whose `PartialEq` calls every operation of its own queue (defect of issue 37).
+struct Reentrant {
+    queue: &'static ReentrantQueue,
+    id: u32,
+}
+
+impl PartialEq for Reentrant {
+    fn eq(&self, other: &Self) -> bool {
+        let queue = self.queue;
+        let _ = queue.pending();
+        let _ = queue.running();
+        let _ = queue.is_shut_down();
+        let _ = alloc::format!("{queue:?}");
+        let _ = queue.submit(99, Reentrant { queue, id: 99 });
+        let _ = queue.start();
+        if let Some(running) = queue.running() {
+            let _ = queue.abort(running, 0);
+        }
+        let _ = queue.clear();
+        self.id == other.id
+    }
+}
+
 cases! {
     mod rules {
         fn ids_are_minted_at_acceptance_and_kept() {
@@ -243,7 +269,7 @@ cases! {
             assert_eq!(reason(&mut pending), Some(Cancelled));
             assert!(queue.is_shut_down());
             let refused = queue.submit(3, "owner").unwrap_err();
-            assert_eq!(refused, ShutDown(3));
+            assert_eq!(refused, NotAccepted::ShutDown(3));
             assert_eq!(refused.to_string(), "the turn queue is shut down and accepts no more submissions");
             assert_eq!(refused.into_inner(), 3);
             assert_eq!(queue.start().unwrap_err(), NotStarted::Running(turn.id));
@@ -598,6 +624,29 @@ cases! {
             let never: TurnCompletion = dropped.try_settled().unwrap().into();
             assert_eq!(never.unwrap_err().not_run(), Some(&TurnNotRun::new("2", Dropped)));
         }
+    }
+
+    mod misuse {
+        // Issue 37, point 6: the misuse promise holds for every input.
+
+        fn running_out_of_ids_is_an_error_not_a_wrap() {
+            let queue: Queue<4> = TurnQueue::with_first_id(u64::MAX);
+            let mut last = queue.submit(1, "owner").unwrap();
+            assert_eq!(last.id().get(), u64::MAX);
+            // Neither an append nor a coalesce mints an id once the last one is gone.
+            let refused = queue.submit(2, "phone").unwrap_err();
+            assert_eq!(refused, NotAccepted::IdsExhausted(2));
+            assert_eq!(refused.to_string(), "the turn queue has minted its last turn id");
+            assert_eq!(queue.submit(3, "owner").unwrap_err().into_inner(), 3);
+            assert_eq!(queue.pending(), 1);
+            // What the queue holds still runs and settles.
+            run_next(&queue, 5);
+            assert_eq!(last.try_settled(), Some(Settled::Complete(5)));
+            assert_eq!(queue.submit(4, "owner").unwrap_err(), NotAccepted::IdsExhausted(4));
+            assert!(queue.shutdown().is_empty());
+            assert_eq!(queue.submit(5, "owner").unwrap_err(), NotAccepted::ShutDown(5));
+        }
+
     }
 
     mod vectors {

@@ -19,7 +19,7 @@
 //!   ([`Settled::Interrupted`], partial result for local history only) names its id.
 //! - [`clear`](TurnQueue::clear) settles every pending submission `cancelled` and reports the
 //!   drivers ([`Cleared`]); [`shutdown`](TurnQueue::shutdown) clears, then refuses every
-//!   submission with [`ShutDown`].
+//!   submission with [`NotAccepted::ShutDown`].
 //! - Into the session family: [`NotRun`] → `session::turns::TurnNotRun`, a `Settled` →
 //!   `session::turns::TurnCompletion`, [`TurnTicket::into_turn_handle`] → `session::turns::TurnHandle`.
 //!
@@ -33,7 +33,7 @@
 //! - **O(1)** submit, start, finish, abort, poll and drop; `clear` and `shutdown` are O(N).
 //! - **Short locks**: one critical section per operation, running no user code but `D`'s
 //!   `PartialEq` (which must not call back into the queue); drops and wakes happen after it.
-//! - **No panics on misuse, no unsafe code, no `Send` bound**: typed refusals [`ShutDown`],
+//! - **No panics on misuse, no unsafe code, no `Send` bound**: typed refusals [`NotAccepted`],
 //!   [`NotStarted`], [`NotRunning`].
 //!
 //! # Which mutex: threads, interrupts and `critical-section`
@@ -86,6 +86,6 @@ pub use cleared::Cleared;
 pub use embassy_sync::blocking_mutex::raw::{CriticalSectionRawMutex, NoopRawMutex, RawMutex};
 pub use outcome::{NotRun, Settled, Started};
 pub use queue::{REFERENCE_DEPTH, TurnQueue};
-pub use refusal::{NotRunning, NotStarted, ShutDown};
+pub use refusal::{NotAccepted, NotRunning, NotStarted};
 pub use ticket::{TicketCompletion, TurnTicket};
 pub use turn_id::TurnId;

@@ -10,7 +10,7 @@ use heapless::Vec;
 
 use super::cleared::Cleared;
 use super::outcome::Started;
-use super::refusal::{NotRunning, NotStarted, ShutDown};
+use super::refusal::{NotAccepted, NotRunning, NotStarted};
 use super::state::{Admission, Claim, Settle, State};
 use super::ticket::TurnTicket;
 use super::turn_id::TurnId;
@@ -45,7 +45,9 @@ impl<M: RawMutex, T, R, D, const N: usize> TurnQueue<M, T, R, D, N> {
     }
 
     /// An empty, open queue whose first turn id is `first` (for a host that runs several queues
-    /// and wants their ids apart). Ids then count up from `first`.
+    /// and wants their ids apart). Ids then count up from `first` and never wrap: once `u64::MAX`
+    /// has been minted, [`submit`](Self::submit) refuses with
+    /// [`NotAccepted::IdsExhausted`].
     #[must_use]
     pub const fn with_first_id(first: u64) -> Self {
         Self {
@@ -98,8 +100,14 @@ impl<M: RawMutex, T, R, D, const N: usize> TurnQueue<M, T, R, D, N> {
     ///
     /// # Errors
     ///
-    /// [`ShutDown`] with the input after [`shutdown`](Self::shutdown); no id is minted.
-    pub fn submit(&self, input: T, driver: D) -> Result<TurnTicket<'_, M, T, R, D, N>, ShutDown<T>>
+    /// [`NotAccepted`] with the input, no id minted: [`ShutDown`](NotAccepted::ShutDown) after
+    /// [`shutdown`](Self::shutdown); [`IdsExhausted`](NotAccepted::IdsExhausted) once the id
+    /// `u64::MAX` has been minted (ids never wrap).
+    pub fn submit(
+        &self,
+        input: T,
+        driver: D,
+    ) -> Result<TurnTicket<'_, M, T, R, D, N>, NotAccepted<T>>
     where
         D: PartialEq,
     {
@@ -110,9 +118,9 @@ impl<M: RawMutex, T, R, D, const N: usize> TurnQueue<M, T, R, D, N> {
         });
         wake(runner);
         match admission {
-            Admission::Refused { input, driver } => {
+            Admission::Refused { refusal, driver } => {
                 drop(driver);
-                Err(ShutDown(input))
+                Err(refusal)
             }
             Admission::Queued { id, slot } => Ok(TurnTicket::waiting(self, id, slot)),
             Admission::Coalesced {
@@ -224,7 +232,7 @@ impl<M: RawMutex, T, R, D, const N: usize> TurnQueue<M, T, R, D, N> {
 
     /// Shuts the queue down: clears it through the same path as [`clear`](Self::clear) (so every
     /// pending ticket settles `cancelled`; there is no shutdown reason) and refuses every later
-    /// submission with [`ShutDown`]. A running turn still settles through `finish` or `abort`.
+    /// submission with [`NotAccepted::ShutDown`]. A running turn still settles through `finish` or `abort`.
     /// Idempotent; O(N); allocates nothing.
     pub fn shutdown(&self) -> Cleared<D, N>
     where

@@ -4,17 +4,28 @@ use core::fmt;
 
 use super::turn_id::TurnId;
 
-/// [`submit`](super::TurnQueue::submit) after [`shutdown`](super::TurnQueue::shutdown): the queue
-/// accepts nothing more and hands the input back. No id is minted.
+/// Why [`submit`](super::TurnQueue::submit) accepted nothing. Each variant hands the input back;
+/// no id is minted and no ticket exists. Match on it: every reason asks the host for something
+/// different.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
-#[error("the turn queue is shut down and accepts no more submissions")]
-pub struct ShutDown<T>(pub T);
+pub enum NotAccepted<T> {
+    /// After [`shutdown`](super::TurnQueue::shutdown): the queue accepts nothing more.
+    #[error("the turn queue is shut down and accepts no more submissions")]
+    ShutDown(T),
+    /// Every id up to `u64::MAX` has been minted: one more would repeat an id (a queue made with
+    /// [`with_first_id`](super::TurnQueue::with_first_id) near the end of the range). The queue
+    /// still runs and settles what it holds; a host needs a new queue for new submissions.
+    #[error("the turn queue has minted its last turn id")]
+    IdsExhausted(T),
+}
 
-impl<T> ShutDown<T> {
+impl<T> NotAccepted<T> {
     /// The input that was refused.
     pub fn into_inner(self) -> T {
-        self.0
+        match self {
+            Self::ShutDown(input) | Self::IdsExhausted(input) => input,
+        }
     }
 }
 

@@ -9,7 +9,7 @@ use crate::session::turns::TurnNotRunReason;
 
 use super::outcome::{NotRun, Settled, Started};
 use super::pending::{Entry, Pending};
-use super::refusal::{NotRunning, NotStarted};
+use super::refusal::{NotAccepted, NotRunning, NotStarted};
 use super::slot::{SlotState, Slots};
 use super::turn_id::TurnId;
 
@@ -22,7 +22,8 @@ struct Running {
 
 /// Everything the lock guards.
 pub(super) struct State<T, R, D, const N: usize> {
-    next_id: u64,
+    /// The id the next accepted submission gets; `None` once `u64::MAX` has been minted.
+    next_id: Option<u64>,
     open: bool,
     pending: Pending<T, D, N>,
     running: Option<Running>,
@@ -33,8 +34,12 @@ pub(super) struct State<T, R, D, const N: usize> {
 
 /// What became of a submission.
 pub(super) enum Admission<T, D> {
-    /// The queue is shut down: input and driver handed back, no id minted.
-    Refused { input: T, driver: D },
+    /// Not accepted (why: `refusal`, holding the input); the driver is handed back to be
+    /// dropped. No id was minted.
+    Refused {
+        refusal: NotAccepted<T>,
+        driver: D,
+    },
     /// Appended to the pending ring.
     Queued { id: TurnId, slot: usize },
     /// Replaced the newest pending input of the same driver, whose ticket `wake` now settles
@@ -80,7 +85,7 @@ impl<T, R, D, const N: usize> State<T, R, D, N> {
     /// An open queue with nothing pending and the first id `first_id`.
     pub(super) const fn new(first_id: u64) -> Self {
         Self {
-            next_id: first_id,
+            next_id: Some(first_id),
             open: true,
             pending: Pending::new(),
             running: None,
@@ -101,10 +106,11 @@ impl<T, R, D, const N: usize> State<T, R, D, N> {
         self.open
     }
 
-    fn mint(&mut self) -> TurnId {
-        let id = TurnId(self.next_id);
-        self.next_id = self.next_id.wrapping_add(1);
-        id
+    /// The next id, if one is left; after `u64::MAX` none is (ids never wrap, so never repeat).
+    fn mint(&mut self) -> Option<TurnId> {
+        let id = self.next_id?;
+        self.next_id = id.checked_add(1);
+        Some(TurnId(id))
     }
 
     /// A submission arrives: refused after shutdown; else it coalesces into the newest pending
@@ -115,9 +121,17 @@ impl<T, R, D, const N: usize> State<T, R, D, N> {
         D: PartialEq,
     {
         if !self.open {
-            return Admission::Refused { input, driver };
+            return Admission::Refused {
+                refusal: NotAccepted::ShutDown(input),
+                driver,
+            };
         }
-        let id = self.mint();
+        let Some(id) = self.mint() else {
+            return Admission::Refused {
+                refusal: NotAccepted::IdsExhausted(input),
+                driver,
+            };
+        };
         if let Some(tail) = self.pending.tail_mut()
             && tail.driver == driver
         {
