@@ -90,7 +90,8 @@ fn run_next<T, D, const N: usize>(
 
 /// The whole pool of `2N + 1` slots is free: nothing pending, nothing running, no live ticket
 /// holds a slot. Proven by using every slot: `N` cancelled and one finished outcome parked unread,
-/// `N` pending, one running; one more submission is then dropped with fewer than `N` pending.
+/// `N` pending, one running; one more submission is then refused (`UnreadTickets`) with fewer
+/// than `N` pending.
 fn assert_capacity_reusable<const N: usize>(queue: &TurnQueue<Raw, u32, u32, u8, N>) {
     assert_eq!(queue.pending(), 0);
     assert_eq!(queue.running(), None);
@@ -114,13 +115,11 @@ fn assert_capacity_reusable<const N: usize>(queue: &TurnQueue<Raw, u32, u32, u8,
     }
     let running = queue.start().expect("starts");
     assert_eq!(queue.pending(), N - 1);
-    let mut overflow = queue.submit(300, 30).expect("open");
     assert_eq!(
-        reason(&mut overflow),
-        Some(Dropped),
+        queue.submit(300, 30).map(|ticket| ticket.id()),
+        Err(NotAccepted::UnreadTickets(300)),
         "all 2N+1 slots were in use"
     );
-    assert_eq!(overflow.take_dropped_input(), Some(300));
     // Settle and read everything; the pool is free again.
     queue.finish(running.id, 8).expect("finishes");
     queue.clear();
@@ -629,6 +628,31 @@ cases! {
     mod misuse {
         // Issue 37, point 6: the misuse promise holds for every input.
 
+        fn holding_2n_plus_1_settled_tickets_unread_does_not_drop_submissions_silently() {
+            let queue: TurnQueue<Raw, u32, u32, u8, 1> = TurnQueue::new();
+            let mut unread = Vec::new();
+            for i in 0..3 {
+                unread.push(queue.submit(i, 0).unwrap());
+                run_next(&queue, i);
+            }
+            assert_eq!(queue.pending(), 0);
+            // 2N + 1 = 3 outcomes parked unread, nothing pending: refused with its own reason.
+            let refused = queue.submit(9, 1).map(|ticket| ticket.id()).unwrap_err();
+            assert_eq!(refused, NotAccepted::UnreadTickets(9));
+            assert_eq!(
+                refused.to_string(),
+                "every slot of the turn queue parks an outcome its ticket has not read"
+            );
+            // No id was minted for it, and reading one ticket frees its slot.
+            assert_eq!(unread[0].try_settled(), Some(Settled::Complete(0)));
+            let mut next = queue.submit(10, 1).unwrap();
+            assert_eq!(next.id().get(), 4);
+            assert!(waiting(&mut next));
+            // With a slot free again, a full queue (N = 1 pending) is what drops, as `dropped`.
+            drop(unread.pop());
+            assert_eq!(reason(&mut queue.submit(11, 2).unwrap()), Some(Dropped));
+        }
+
         fn running_out_of_ids_is_an_error_not_a_wrap() {
             let queue: Queue<4> = TurnQueue::with_first_id(u64::MAX);
             let mut last = queue.submit(1, "owner").unwrap();
@@ -864,7 +888,7 @@ cases! {
             }
             assert!(seen.complete > 0 && seen.interrupted > 0, "{seen:?}");
             assert!(seen.coalesced > 0 && seen.dropped > 0 && seen.cancelled > 0, "{seen:?}");
-            assert!(seen.refused > 0 && seen.dropped_without_full_ring > 0, "{seen:?}");
+            assert!(seen.refused > 0 && seen.refused_for_unread_tickets > 0, "{seen:?}");
             assert!(seen.abandoned > 0 && seen.capacity_checks > 0, "{seen:?}");
         }
     }
@@ -896,7 +920,7 @@ struct Coverage {
     interrupted: usize,
     coalesced: usize,
     dropped: usize,
-    dropped_without_full_ring: usize,
+    refused_for_unread_tickets: usize,
     cancelled: usize,
     refused: usize,
     abandoned: usize,
@@ -1058,14 +1082,26 @@ fn run_sequence<const N: usize>(rng: &mut XorShift, seen: &mut Coverage) {
             0..=34 => {
                 let driver = rng.below(drivers) as u8;
                 let input = rng.next() as u32;
+                let coalesces = matches!(model.pending.back(), Some(&(_, tail)) if tail == driver);
+                let unread = model.open
+                    && !coalesces
+                    && model.pending.len() < N
+                    && model.slots_in_use() == 2 * N + 1;
                 match queue.submit(input, driver) {
-                    Err(refused) => {
+                    Err(NotAccepted::ShutDown(refused)) => {
                         assert!(!model.open);
-                        assert_eq!(refused.into_inner(), input);
+                        assert_eq!(refused, input);
                         seen.refused += 1;
                     }
+                    Err(NotAccepted::UnreadTickets(refused)) => {
+                        assert!(unread, "refused for unread tickets with a slot free");
+                        assert_eq!(refused, input);
+                        seen.refused_for_unread_tickets += 1;
+                    }
+                    Err(refused) => panic!("the model never refuses with {refused:?}"),
                     Ok(ticket) => {
                         assert!(model.open, "submit after shutdown was accepted");
+                        assert!(!unread, "accepted with every slot parking an unread outcome");
                         let key = model.records.len();
                         let (counter, waker) = Counter::waker();
                         model.records.push(Record {
@@ -1091,10 +1127,7 @@ fn run_sequence<const N: usize>(rng: &mut XorShift, seen: &mut Coverage) {
                                     *back = (key, driver);
                                 }
                             }
-                            _ if model.pending.len() == N || model.slots_in_use() == 2 * N + 1 => {
-                                if model.pending.len() < N {
-                                    seen.dropped_without_full_ring += 1;
-                                }
+                            _ if model.pending.len() == N => {
                                 model.decide(key, Expected::NotRun(Dropped), seen);
                             }
                             _ => model.pending.push_back((key, driver)),

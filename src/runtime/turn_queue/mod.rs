@@ -11,7 +11,9 @@
 //! - Submitters: [`TurnQueue::submit`] mints the [`TurnId`] and returns a [`TurnTicket`] to
 //!   await. A new input from the driver of the newest pending one replaces it (that one settles
 //!   `coalesced`); with `N` pending it settles `dropped` and
-//!   [`TurnTicket::take_dropped_input`] hands the input back.
+//!   [`TurnTicket::take_dropped_input`] hands the input back. A host that holds more than `N`
+//!   settled tickets unread uses up the slots their outcomes wait in: then `submit` refuses with
+//!   [`NotAccepted::UnreadTickets`] (read or drop tickets to free them).
 //! - The host's runner: [`next_turn`](TurnQueue::next_turn) awaits the next turn (no spinning;
 //!   `None` once shut down), or [`start`](TurnQueue::start) takes the oldest pending submission
 //!   at once; then

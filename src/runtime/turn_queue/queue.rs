@@ -92,8 +92,7 @@ impl<M: RawMutex, T, R, D, const N: usize> TurnQueue<M, T, R, D, N> {
     /// 1. if the newest pending submission is `driver`'s (`PartialEq`), this input replaces it in
     ///    place and the replaced submission's ticket settles
     ///    [`coalesced`](crate::session::turns::TurnNotRunReason::Coalesced);
-    /// 2. otherwise, if `N` submissions are pending (or, rarely, every slot parks an outcome its
-    ///    ticket has not read: see the module docs), this submission's ticket is settled
+    /// 2. otherwise, if `N` submissions are pending, this submission's ticket is settled
     ///    [`dropped`](crate::session::turns::TurnNotRunReason::Dropped) already and holds the input
     ///    ([`TurnTicket::take_dropped_input`]);
     /// 3. otherwise it is appended.
@@ -102,7 +101,9 @@ impl<M: RawMutex, T, R, D, const N: usize> TurnQueue<M, T, R, D, N> {
     ///
     /// [`NotAccepted`] with the input, no id minted: [`ShutDown`](NotAccepted::ShutDown) after
     /// [`shutdown`](Self::shutdown); [`IdsExhausted`](NotAccepted::IdsExhausted) once the id
-    /// `u64::MAX` has been minted (ids never wrap).
+    /// `u64::MAX` has been minted (ids never wrap); [`UnreadTickets`](NotAccepted::UnreadTickets)
+    /// when fewer than `N` are pending but every slot parks an outcome its live ticket has not
+    /// read (the host holds more than `N` settled tickets unread; read or drop them).
     pub fn submit(
         &self,
         input: T,

@@ -18,13 +18,20 @@ pub enum NotAccepted<T> {
     /// still runs and settles what it holds; a host needs a new queue for new submissions.
     #[error("the turn queue has minted its last turn id")]
     IdsExhausted(T),
+    /// Fewer than `N` submissions are pending, but every one of the queue's `2N + 1` slots is
+    /// in use: more than `N` outcomes sit settled in live tickets that have not read them.
+    /// Reading (awaiting, `try_settled`) or dropping those tickets frees their slots. The host
+    /// holds tickets it does not read; this is not the queue being full (that settles the
+    /// ticket [`dropped`](crate::session::turns::TurnNotRunReason::Dropped)).
+    #[error("every slot of the turn queue parks an outcome its ticket has not read")]
+    UnreadTickets(T),
 }
 
 impl<T> NotAccepted<T> {
     /// The input that was refused.
     pub fn into_inner(self) -> T {
         match self {
-            Self::ShutDown(input) | Self::IdsExhausted(input) => input,
+            Self::ShutDown(input) | Self::IdsExhausted(input) | Self::UnreadTickets(input) => input,
         }
     }
 }

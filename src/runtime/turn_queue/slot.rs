@@ -10,7 +10,8 @@
 //!
 //! `N` chains can be pending and one running, so `N + 1` slots would do if every ticket read its
 //! outcome at once; the other `N` park outcomes that live tickets have not read yet (a clear
-//! followed by a refill, before the cancelled tickets are polled, needs exactly that).
+//! followed by a refill, before the cancelled tickets are polled, needs exactly that). With
+//! every slot in use, `submit` refuses with `NotAccepted::UnreadTickets`.
 
 use core::task::Waker;
 

@@ -106,16 +106,25 @@ impl<T, R, D, const N: usize> State<T, R, D, N> {
         self.open
     }
 
-    /// The next id, if one is left; after `u64::MAX` none is (ids never wrap, so never repeat).
-    fn mint(&mut self) -> Option<TurnId> {
-        let id = self.next_id?;
-        self.next_id = id.checked_add(1);
-        Some(TurnId(id))
+    /// The id the next accepted submission gets, if one is left; after `u64::MAX` none is (ids
+    /// never wrap, so never repeat). Taken for good by [`mint`](Self::mint).
+    const fn next_id(&self) -> Option<TurnId> {
+        match self.next_id {
+            Some(id) => Some(TurnId(id)),
+            None => None,
+        }
     }
 
-    /// A submission arrives: refused after shutdown; else it coalesces into the newest pending
-    /// entry when that entry's driver equals `driver`; else it is dropped when `N` are pending (or
-    /// no slot is free); else it is appended. The coalesce check runs before the capacity check.
+    /// `id` (the [`next_id`](Self::next_id)) is given to an accepted submission.
+    const fn mint(&mut self, id: TurnId) {
+        self.next_id = id.0.checked_add(1);
+    }
+
+    /// A submission arrives: refused after shutdown or once the ids are used up; else it
+    /// coalesces into the newest pending entry when that entry's driver equals `driver`; else it
+    /// is dropped when `N` are pending; else it is refused when every slot parks an outcome that
+    /// live tickets have not read; else it is appended. The coalesce check runs before the
+    /// capacity check. An id is minted only for an accepted submission.
     pub(super) fn admit(&mut self, input: T, driver: D) -> Admission<T, D>
     where
         D: PartialEq,
@@ -126,7 +135,7 @@ impl<T, R, D, const N: usize> State<T, R, D, N> {
                 driver,
             };
         }
-        let Some(id) = self.mint() else {
+        let Some(id) = self.next_id() else {
             return Admission::Refused {
                 refusal: NotAccepted::IdsExhausted(input),
                 driver,
@@ -138,6 +147,7 @@ impl<T, R, D, const N: usize> State<T, R, D, N> {
             let replaced = core::mem::replace(&mut tail.input, input);
             tail.id = id;
             let slot = tail.slot;
+            self.mint(id);
             let wake = match self.slots.get_mut(slot) {
                 Some(chain) => {
                     chain.turn = id;
@@ -160,11 +170,16 @@ impl<T, R, D, const N: usize> State<T, R, D, N> {
             };
         }
         if self.pending.is_full() {
+            self.mint(id);
             return Admission::Dropped { id, input, driver };
         }
         let Some(slot) = self.slots.take(id) else {
-            return Admission::Dropped { id, input, driver };
+            return Admission::Refused {
+                refusal: NotAccepted::UnreadTickets(input),
+                driver,
+            };
         };
+        self.mint(id);
         match self.pending.push_back(Entry {
             id,
             slot,
@@ -172,6 +187,7 @@ impl<T, R, D, const N: usize> State<T, R, D, N> {
             driver,
         }) {
             Ok(()) => Admission::Queued { id, slot },
+            // Not full (checked above), so this cannot happen; dropped at capacity if it did.
             Err(entry) => {
                 self.slots.release(slot);
                 Admission::Dropped {
