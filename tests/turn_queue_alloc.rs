@@ -65,7 +65,7 @@ fn full_queue(queue: &Queue, round: u32) {
     let turn = queue.start().expect("starts");
     queue.finish(turn.id, round).expect("running");
     assert_eq!(replaced.as_mut().map(poll), Some(Poll::Pending));
-    let cleared = queue.clear();
+    let cleared = queue.clear().expect("not re-entered");
     assert_eq!(cleared.cancelled(), REFERENCE_DEPTH - 1);
     assert_eq!(cleared.drivers().count(), 2);
     for (i, ticket) in held.iter_mut().enumerate() {

@@ -92,7 +92,7 @@ async fn main(spawner: Spawner) {
         phone,
         coalesced
     );
-    QUEUE.shutdown();
+    let _cleared = QUEUE.shutdown();
 
     // The other side: the frames arrive pairwise swapped and still come out in order.
     let mut frames = Vec::new();

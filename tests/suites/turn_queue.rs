@@ -100,7 +100,7 @@ fn assert_capacity_reusable<const N: usize>(queue: &TurnQueue<Raw, u32, u32, u8,
         cancelled.push(queue.submit(i as u32, 10 + (i % 2) as u8).expect("open"));
     }
     assert_eq!(queue.pending(), N);
-    assert_eq!(queue.clear().cancelled(), N);
+    assert_eq!(queue.clear().unwrap().cancelled(), N);
     let mut finished = queue.submit(100, 12).expect("open");
     assert!(waiting(&mut finished));
     let turn = queue.start().expect("starts");
@@ -122,7 +122,7 @@ fn assert_capacity_reusable<const N: usize>(queue: &TurnQueue<Raw, u32, u32, u8,
     );
     // Settle and read everything; the pool is free again.
     queue.finish(running.id, 8).expect("finishes");
-    queue.clear();
+    queue.clear().unwrap();
     for mut ticket in cancelled {
         assert_eq!(reason(&mut ticket), Some(Cancelled));
     }
@@ -137,25 +137,43 @@ fn assert_capacity_reusable<const N: usize>(queue: &TurnQueue<Raw, u32, u32, u8,
 /// A queue whose drivers call back into it from `PartialEq`.
 type ReentrantQueue = TurnQueue<Raw, u32, u32, Reentrant, 4>;
 
-/// A driver whose `PartialEq` calls every operation of its own queue (defect of issue 37).
+/// A driver whose `PartialEq` calls every operation of its own queue (issue 37): what touches
+/// the entry being compared is refused with a typed refusal, everything else works.
 struct Reentrant {
     queue: &'static ReentrantQueue,
     id: u32,
+    /// How many comparisons called back.
+    calls: &'static AtomicUsize,
 }
 
 impl PartialEq for Reentrant {
     fn eq(&self, other: &Self) -> bool {
         let queue = self.queue;
-        let _ = queue.pending();
-        let _ = queue.running();
+        self.calls.fetch_add(1, Ordering::SeqCst);
+        let pending = queue.pending();
+        assert!(pending > 0, "a comparison needs a pending entry");
+        assert!(alloc::format!("{queue:?}").contains("pending"));
         let _ = queue.is_shut_down();
-        let _ = alloc::format!("{queue:?}");
-        let _ = queue.submit(99, Reentrant { queue, id: 99 });
-        let _ = queue.start();
-        if let Some(running) = queue.running() {
-            let _ = queue.abort(running, 0);
+        let again = Reentrant { queue, id: 99, calls: self.calls };
+        assert_eq!(queue.submit(99, again).map(|t| t.id()), Err(NotAccepted::Reentered(99)));
+        assert_eq!(queue.clear().map(|c| c.cancelled()), Err(Reentered));
+        assert_eq!(queue.shutdown().map(|c| c.cancelled()), Err(Reentered));
+        assert!(!queue.is_shut_down());
+        if pending == 1 {
+            // A runner cannot take the entry being compared: it is woken to poll again.
+            let (counter, waker) = Counter::waker();
+            let mut next = core::pin::pin!(queue.next_turn());
+            assert!(next.as_mut().poll(&mut Context::from_waker(&waker)).is_pending());
+            assert_eq!(counter.wakes(), 1);
         }
-        let _ = queue.clear();
+        match queue.start() {
+            // The oldest entry is the one being compared.
+            Err(NotStarted::Reentered) => assert_eq!(pending, 1),
+            // An older entry starts, and the runner ends it, from inside the comparison.
+            Ok(turn) => queue.finish(turn.id, turn.input * 10).unwrap(),
+            Err(other) => panic!("start from a comparison gave {other:?}"),
+        }
+        assert_eq!(queue.pending(), 1);
         self.id == other.id
     }
 }
@@ -239,7 +257,7 @@ cases! {
                 queue.submit(4, "laptop").unwrap(),
                 queue.submit(5, "phone").unwrap(),
             ];
-            let cleared = queue.clear();
+            let cleared = queue.clear().unwrap();
             assert_eq!(cleared.cancelled(), 5);
             assert!(!cleared.is_empty());
             assert_eq!(cleared.drivers().copied().collect::<Vec<_>>(), ["owner", "phone", "laptop"]);
@@ -253,7 +271,7 @@ cases! {
             assert!(waiting(&mut running));
             queue.finish(turn.id, 9).unwrap();
             assert_eq!(running.try_settled(), Some(Settled::Complete(9)));
-            let again = queue.clear();
+            let again = queue.clear().unwrap();
             assert!(again.is_empty());
             assert_eq!(again.drivers().count(), 0);
         }
@@ -263,7 +281,7 @@ cases! {
             let mut running = queue.submit(1, "owner").unwrap();
             let turn = queue.start().unwrap();
             let mut pending = queue.submit(2, "phone").unwrap();
-            let cleared = queue.shutdown();
+            let cleared = queue.shutdown().unwrap();
             assert_eq!(cleared.drivers().copied().collect::<Vec<_>>(), ["phone"]);
             assert_eq!(reason(&mut pending), Some(Cancelled));
             assert!(queue.is_shut_down());
@@ -276,7 +294,7 @@ cases! {
             queue.abort(turn.id, 5).unwrap();
             assert_eq!(running.try_settled(), Some(Settled::Interrupted(5)));
             assert_eq!(queue.start().unwrap_err(), NotStarted::ShutDown);
-            assert!(queue.shutdown().is_empty());
+            assert!(queue.shutdown().unwrap().is_empty());
             // No id was minted for the refused submission.
             let debug = "TurnQueue { depth: 4, pending: 0, running: None, shut_down: true }";
             assert_eq!(alloc::format!("{queue:?}"), debug);
@@ -359,7 +377,7 @@ cases! {
             let (first, first_waker) = Counter::waker();
             assert!(poll_with(&mut cancelled, &first_waker).is_pending());
             assert!(poll_with(&mut cancelled, &cleared_waker).is_pending());
-            queue.clear();
+            queue.clear().unwrap();
             assert_eq!((first.wakes(), cleared.wakes()), (0, 1));
             assert_eq!(reason(&mut cancelled), Some(Cancelled));
             // Nothing woke anything twice.
@@ -402,7 +420,7 @@ cases! {
             let mut next = core::pin::pin!(queue.next_turn());
             let mut poll = |waker: &Waker| next.as_mut().poll(&mut Context::from_waker(waker));
             assert!(poll(&runner_waker).is_pending());
-            queue.shutdown();
+            queue.shutdown().unwrap();
             assert_eq!(runner.wakes(), 1, "shutting down wakes the runner");
             assert!(poll(&runner_waker).is_pending(), "the running turn still has to end");
             queue.abort(turn.id, 3).unwrap();
@@ -463,7 +481,7 @@ cases! {
                     settled.push(ticket.await);
                     embassy_futures::yield_now().await;
                 }
-                queue.shutdown();
+                queue.shutdown().unwrap();
                 settled
             };
             let (ran, settled) = embassy_futures::block_on(embassy_futures::join::join(runner, drivers));
@@ -490,7 +508,7 @@ cases! {
             assert!(polls >= 3, "the ticket was pending before it settled ({polls} polls)");
             // A ticket that is ready at once needs no executor at all.
             let ready = queue.submit(1, "owner").unwrap();
-            queue.shutdown();
+            queue.shutdown().unwrap();
             assert_eq!(crate::support::block_on(ready).not_run().map(|n| n.reason), Some(Cancelled));
         }
 
@@ -567,7 +585,7 @@ cases! {
             let mut ticket = queue.submit(1, "owner").unwrap();
             assert_eq!(reason(&mut ticket), Some(Dropped));
             assert_eq!(queue.start().unwrap_err(), NotStarted::Empty);
-            assert!(queue.clear().is_empty());
+            assert!(queue.clear().unwrap().is_empty());
         }
 
         fn not_run_outcomes_convert_into_the_session_family() {
@@ -597,7 +615,7 @@ cases! {
             queue.finish(turn.id, Err("model unavailable".to_string())).unwrap();
             let turn = queue.start().unwrap();
             queue.abort(turn.id, Ok(reply.clone())).unwrap();
-            queue.clear();
+            queue.clear().unwrap();
             let block = |handle: agent_interface::session::turns::TurnHandle<_>| {
                 crate::support::block_on(core::future::IntoFuture::into_future(handle))
             };
@@ -627,6 +645,32 @@ cases! {
 
     mod misuse {
         // Issue 37, point 6: the misuse promise holds for every input.
+
+        fn a_driver_whose_partial_eq_calls_back_into_the_queue_gets_refusals_not_a_panic() {
+            static CALLS: AtomicUsize = AtomicUsize::new(0);
+            let queue: &'static ReentrantQueue = alloc::boxed::Box::leak(alloc::boxed::Box::new(TurnQueue::new()));
+            let driver = |id| Reentrant { queue, id, calls: &CALLS };
+            let mut first = queue.submit(1, driver(1)).unwrap();
+            // Compared with driver 1's entry, the only one: starting it is refused meanwhile.
+            let mut second = queue.submit(2, driver(2)).unwrap();
+            assert_eq!(CALLS.load(Ordering::SeqCst), 1);
+            assert_eq!(queue.pending(), 2);
+            assert!(waiting(&mut first));
+            // Compared with driver 2's entry: the older one starts and finishes meanwhile.
+            let mut third = queue.submit(3, driver(2)).unwrap();
+            assert_eq!(CALLS.load(Ordering::SeqCst), 2);
+            assert_eq!(first.try_settled(), Some(Settled::Complete(10)));
+            assert_eq!(reason(&mut second), Some(Coalesced));
+            assert_eq!(queue.pending(), 1);
+            // Nothing was left lent out: the queue starts, clears and shuts down as usual.
+            let turn = queue.start().unwrap();
+            assert_eq!((turn.id, turn.input, turn.driver.id), (third.id(), 3, 2));
+            queue.finish(turn.id, 30).unwrap();
+            assert_eq!(third.try_settled(), Some(Settled::Complete(30)));
+            let _fourth = queue.submit(4, driver(4)).unwrap();
+            assert_eq!(queue.shutdown().map(|c| c.cancelled()), Ok(1));
+            assert_eq!(CALLS.load(Ordering::SeqCst), 2);
+        }
 
         fn holding_2n_plus_1_settled_tickets_unread_does_not_drop_submissions_silently() {
             let queue: TurnQueue<Raw, u32, u32, u8, 1> = TurnQueue::new();
@@ -667,7 +711,7 @@ cases! {
             run_next(&queue, 5);
             assert_eq!(last.try_settled(), Some(Settled::Complete(5)));
             assert_eq!(queue.submit(4, "owner").unwrap_err(), NotAccepted::IdsExhausted(4));
-            assert!(queue.shutdown().is_empty());
+            assert!(queue.shutdown().unwrap().is_empty());
             assert_eq!(queue.submit(5, "owner").unwrap_err(), NotAccepted::ShutDown(5));
         }
 
@@ -765,14 +809,14 @@ cases! {
                 queue.submit(4, Some("owner")).unwrap(),
                 queue.submit(5, Some("remote:a")).unwrap(),
             ];
-            let cleared = queue.clear();
+            let cleared = queue.clear().unwrap();
             let ids: Vec<_> = cleared.drivers().flatten().copied().collect();
             assert_eq!(ids, ["owner", "remote:a"]);
             assert_eq!(cleared.cancelled(), 5);
             for ticket in &mut tickets {
                 assert_eq!(reason(ticket), Some(Cancelled));
             }
-            assert!(queue.clear().is_empty());
+            assert!(queue.clear().unwrap().is_empty());
             assert_eq!(queue.start().unwrap_err(), NotStarted::Empty);
         }
 
@@ -838,7 +882,7 @@ cases! {
             // shift-empty/{f545c536e,02dedc745}
             let queue: Queue<32> = TurnQueue::new();
             assert_eq!(queue.start().unwrap_err(), NotStarted::Empty);
-            let cleared = queue.clear();
+            let cleared = queue.clear().unwrap();
             assert!(cleared.is_empty() && cleared.drivers().next().is_none());
         }
 
@@ -865,7 +909,7 @@ cases! {
             assert_eq!(reason(&mut r2), Some(Coalesced));
             let mut o2 = queue.submit("stop", "owner").unwrap();
             assert_eq!(queue.pending(), 2);
-            let cleared = queue.clear();
+            let cleared = queue.clear().unwrap();
             assert_eq!(cleared.drivers().copied().collect::<Vec<_>>(), ["remote:phone", "owner"]);
             assert_eq!((reason(&mut r3), reason(&mut o2)), (Some(Cancelled), Some(Cancelled)));
         }
@@ -1199,9 +1243,9 @@ fn run_sequence<const N: usize>(rng: &mut XorShift, seen: &mut Coverage) {
             65..=69 => {
                 let shutdown = roll == 69 && rng.below(3) == 0;
                 let cleared = if shutdown {
-                    queue.shutdown()
+                    queue.shutdown().unwrap()
                 } else {
-                    queue.clear()
+                    queue.clear().unwrap()
                 };
                 if shutdown {
                     model.open = false;
@@ -1259,10 +1303,10 @@ fn run_sequence<const N: usize>(rng: &mut XorShift, seen: &mut Coverage) {
     // Settle everything: clear (or shut down), finish the running turn, read every ticket.
     let shut = !model.open || rng.below(4) == 0;
     if shut {
-        queue.shutdown();
+        queue.shutdown().unwrap();
         model.open = false;
     } else {
-        queue.clear();
+        queue.clear().unwrap();
     }
     model.clear(seen);
     if let Some(key) = model.running.take() {

@@ -33,10 +33,17 @@
 //! - **No allocation**: storage is inline (`N` pending entries, `2N + 1` slots); only the
 //!   conversions into the session family allocate (the id text).
 //! - **O(1)** submit, start, finish, abort, poll and drop; `clear` and `shutdown` are O(N).
-//! - **Short locks**: one critical section per operation, running no user code but `D`'s
-//!   `PartialEq` (which must not call back into the queue); drops and wakes happen after it.
+//! - **Short locks**: one critical section per operation; inside it the state is borrowed only
+//!   by code that runs no user code. `D`'s `PartialEq` (comparing with the newest pending
+//!   driver, lent out of the state) and `Waker::clone` run between two borrows; drops and wakes
+//!   happen after the lock.
+//! - **Re-entry is refused, never a panic**: a user callback that calls back into the queue (a
+//!   driver's `PartialEq`, a waker's `clone`, `wake` or `drop`, an input's or result's `Drop`)
+//!   finds it usable. Only what would touch the entry whose driver is being compared is refused,
+//!   typed: [`NotAccepted::Reentered`], [`NotStarted::Reentered`], [`Reentered`] from `clear`
+//!   and `shutdown`; a runner's `next_turn` is woken to poll again.
 //! - **No panics on misuse, no unsafe code, no `Send` bound**: typed refusals [`NotAccepted`],
-//!   [`NotStarted`], [`NotRunning`].
+//!   [`NotStarted`], [`NotRunning`], [`Reentered`].
 //!
 //! # Which mutex: threads, interrupts and `critical-section`
 //!
@@ -67,7 +74,7 @@
 //! let turn = queue.start().unwrap(); // the runner: one turn at a time
 //! queue.finish(turn.id, turn.input.len()).unwrap();
 //! assert_eq!(first.try_settled(), Some(Settled::Complete(11)));
-//! queue.shutdown();
+//! queue.shutdown().unwrap();
 //! assert_eq!(reason(fixed.try_settled()), Some(Cancelled));
 //! ```
 //!
@@ -88,6 +95,6 @@ pub use cleared::Cleared;
 pub use embassy_sync::blocking_mutex::raw::{CriticalSectionRawMutex, NoopRawMutex, RawMutex};
 pub use outcome::{NotRun, Settled, Started};
 pub use queue::{REFERENCE_DEPTH, TurnQueue};
-pub use refusal::{NotAccepted, NotRunning, NotStarted};
+pub use refusal::{NotAccepted, NotRunning, NotStarted, Reentered};
 pub use ticket::{TicketCompletion, TurnTicket};
 pub use turn_id::TurnId;

@@ -17,8 +17,9 @@ pub(super) struct Entry<T, D> {
     pub(super) slot: usize,
     /// Its input.
     pub(super) input: T,
-    /// The driver it is attributed to.
-    pub(super) driver: D,
+    /// The driver it is attributed to; `None` only while a submission lends it out to compare
+    /// it with its own driver (see `State::lend_tail`).
+    pub(super) driver: Option<D>,
 }
 
 /// At most `N` pending submissions in arrival order; every operation is O(1).
@@ -60,6 +61,11 @@ impl<T, D, const N: usize> Pending<T, D, N> {
             Some(ring) => ring.push_back(entry),
             None => Err(entry),
         }
+    }
+
+    /// The oldest pending submission.
+    pub(super) fn front(&self) -> Option<&Entry<T, D>> {
+        self.ring.as_ref()?.front()
     }
 
     /// Takes the oldest pending submission.

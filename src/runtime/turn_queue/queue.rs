@@ -2,7 +2,7 @@
 
 use core::cell::RefCell;
 use core::fmt;
-use core::task::Waker;
+use core::task::{Poll, Waker};
 
 use embassy_sync::blocking_mutex::Mutex;
 use embassy_sync::blocking_mutex::raw::RawMutex;
@@ -10,8 +10,8 @@ use heapless::Vec;
 
 use super::cleared::Cleared;
 use super::outcome::Started;
-use super::refusal::{NotAccepted, NotRunning, NotStarted};
-use super::state::{Admission, Claim, Settle, State};
+use super::refusal::{NotAccepted, NotRunning, NotStarted, Reentered};
+use super::state::{Admission, Claim, Registering, Settle, State};
 use super::ticket::TurnTicket;
 use super::turn_id::TurnId;
 
@@ -61,8 +61,9 @@ impl<M: RawMutex, T, R, D, const N: usize> TurnQueue<M, T, R, D, N> {
         N
     }
 
-    /// Runs `f` on the state under the lock. No user code runs inside but `D: PartialEq` and
-    /// `Waker::clone`/`will_wake`; they must not call back into this queue.
+    /// Runs `f` on the state under the lock. The borrow never fails: no transition of [`State`]
+    /// runs user code, so nothing can call back into the queue while the state is borrowed (the
+    /// callbacks that need it, `D: PartialEq` and `Waker::clone`, run between two borrows).
     fn with<U>(&self, f: impl FnOnce(&mut State<T, R, D, N>) -> U) -> U {
         self.state.lock(|state| f(&mut state.borrow_mut()))
     }
@@ -97,9 +98,15 @@ impl<M: RawMutex, T, R, D, const N: usize> TurnQueue<M, T, R, D, N> {
     ///    ([`TurnTicket::take_dropped_input`]);
     /// 3. otherwise it is appended.
     ///
+    /// The driver comparison runs with the queue's state not borrowed (the newest pending entry's
+    /// driver is lent out for it), so a `PartialEq` that calls back into this queue gets answers:
+    /// reads, `finish`, `abort`, tickets and starting an older entry work; a submission, a clear,
+    /// a shutdown and starting the entry being compared are refused, typed.
+    ///
     /// # Errors
     ///
-    /// [`NotAccepted`] with the input, no id minted: [`ShutDown`](NotAccepted::ShutDown) after
+    /// [`NotAccepted::Reentered`] when called from a driver's `PartialEq` during another
+    /// submission. Otherwise [`NotAccepted`] with the input, no id minted: [`ShutDown`](NotAccepted::ShutDown) after
     /// [`shutdown`](Self::shutdown); [`IdsExhausted`](NotAccepted::IdsExhausted) once the id
     /// `u64::MAX` has been minted (ids never wrap); [`UnreadTickets`](NotAccepted::UnreadTickets)
     /// when fewer than `N` are pending but every slot parks an outcome its live ticket has not
@@ -112,11 +119,29 @@ impl<M: RawMutex, T, R, D, const N: usize> TurnQueue<M, T, R, D, N> {
     where
         D: PartialEq,
     {
-        let (admission, runner) = self.with(|state| {
-            let admission = state.admit(input, driver);
+        let (admission, runner, leftover) = self.state.lock(|cell| {
+            // The newest pending entry's driver is lent out and compared with the state not
+            // borrowed: a `PartialEq` that calls back into the queue finds it usable (and gets
+            // typed refusals for what would touch the lent entry).
+            let lent = match cell.borrow_mut().lend_tail() {
+                Ok(lent) => Lent { cell, driver: lent },
+                Err(refusal) => {
+                    let admission = Admission::Refused {
+                        refusal: refusal.with(input),
+                        driver,
+                    };
+                    return (admission, None, None);
+                }
+            };
+            let same = lent.driver.as_ref().is_some_and(|tail| *tail == driver);
+            // Given back now, or by `Lent::drop` if the comparison panicked.
+            let leftover = lent.give_back();
+            let mut state = cell.borrow_mut();
+            let admission = state.admit(input, driver, same);
             let queued = matches!(admission, Admission::Queued { .. });
-            (admission, queued.then(|| state.take_runner()).flatten())
+            (admission, queued.then(|| state.take_runner()).flatten(), leftover)
         });
+        drop(leftover);
         wake(runner);
         match admission {
             Admission::Refused { refusal, driver } => {
@@ -152,7 +177,9 @@ impl<M: RawMutex, T, R, D, const N: usize> TurnQueue<M, T, R, D, N> {
     /// # Errors
     ///
     /// [`NotStarted::Running`] while a turn runs, [`NotStarted::Empty`] when nothing is pending,
-    /// [`NotStarted::ShutDown`] once the queue is shut down and nothing runs.
+    /// [`NotStarted::ShutDown`] once the queue is shut down and nothing runs,
+    /// [`NotStarted::Reentered`] when called from a driver's `PartialEq` while the oldest pending
+    /// entry is the one being compared.
     pub fn start(&self) -> Result<Started<T, D>, NotStarted> {
         self.with(State::start)
     }
@@ -166,12 +193,34 @@ impl<M: RawMutex, T, R, D, const N: usize> TurnQueue<M, T, R, D, N> {
     ///
     /// One runner per queue: a second task awaiting it replaces (and wakes) the first one's
     /// registration, so two runners would take turns polling. Cancel-safe: dropping the future
-    /// before it resolves takes nothing.
+    /// before it resolves takes nothing. Polled from a driver's `PartialEq` while the entry it
+    /// would take is being compared, it wakes its own task and stays pending, so it is polled
+    /// again.
     pub async fn next_turn(&self) -> Option<Started<T, D>> {
         core::future::poll_fn(|cx| {
-            let (poll, replaced) = self.with(|state| state.poll_start(cx.waker()));
-            wake(replaced);
-            poll
+            let polled = self.state.lock(|cell| {
+                match cell.borrow_mut().poll_start(Registering::Borrowed(cx.waker())) {
+                    Err(None) => {}
+                    done => return done,
+                }
+                // The waker is cloned with the state not borrowed; then the start is tried again.
+                let waker = cx.waker().clone();
+                cell.borrow_mut().poll_start(Registering::Cloned(waker))
+            });
+            match polled {
+                Ok((poll, displaced)) => {
+                    // A replaced runner (another task) learns it was replaced.
+                    wake(displaced.replaced);
+                    drop(displaced.unneeded);
+                    poll
+                }
+                // Called back from a driver's comparison: nothing could start; poll again.
+                Err(clone) => {
+                    drop(clone);
+                    cx.waker().wake_by_ref();
+                    Poll::Pending
+                }
+            }
         })
         .await
     }
@@ -224,7 +273,12 @@ impl<M: RawMutex, T, R, D, const N: usize> TurnQueue<M, T, R, D, N> {
     ///
     /// Returns how many were cancelled and the distinct drivers they came from, for attributed
     /// notices.
-    pub fn clear(&self) -> Cleared<D, N>
+    ///
+    /// # Errors
+    ///
+    /// [`Reentered`] when called from a driver's `PartialEq` while a submission compares drivers
+    /// (see [`submit`](Self::submit)); nothing is cancelled.
+    pub fn clear(&self) -> Result<Cleared<D, N>, Reentered>
     where
         D: PartialEq,
     {
@@ -235,21 +289,29 @@ impl<M: RawMutex, T, R, D, const N: usize> TurnQueue<M, T, R, D, N> {
     /// pending ticket settles `cancelled`; there is no shutdown reason) and refuses every later
     /// submission with [`NotAccepted::ShutDown`]. A running turn still settles through `finish` or `abort`.
     /// Idempotent; O(N); allocates nothing.
-    pub fn shutdown(&self) -> Cleared<D, N>
+    ///
+    /// # Errors
+    ///
+    /// [`Reentered`] when called from a driver's `PartialEq` while a submission compares drivers
+    /// (see [`submit`](Self::submit)); nothing is cancelled and the queue stays open.
+    pub fn shutdown(&self) -> Result<Cleared<D, N>, Reentered>
     where
         D: PartialEq,
     {
         self.drain(true)
     }
 
-    fn drain(&self, close: bool) -> Cleared<D, N>
+    fn drain(&self, close: bool) -> Result<Cleared<D, N>, Reentered>
     where
         D: PartialEq,
     {
         // Taken out under one lock, so no submission slips in between; woken, compared and
         // dropped after it.
-        let mut taken = Vec::<(T, D, Option<Waker>), N>::new();
+        let mut taken = Vec::<(T, Option<D>, Option<Waker>), N>::new();
         let runner = self.with(|state| {
+            if state.is_lent() {
+                return Err(Reentered);
+            }
             if close {
                 state.close();
             }
@@ -258,8 +320,8 @@ impl<M: RawMutex, T, R, D, const N: usize> TurnQueue<M, T, R, D, N> {
                 let _ = taken.push(entry);
             }
             // A shut-down queue ends the runner's wait once nothing runs.
-            close.then(|| state.take_runner()).flatten()
-        });
+            Ok(close.then(|| state.take_runner()).flatten())
+        })?;
         wake(runner);
         let mut cleared = Cleared::new();
         for (input, driver, wake) in taken {
@@ -269,12 +331,21 @@ impl<M: RawMutex, T, R, D, const N: usize> TurnQueue<M, T, R, D, N> {
             drop(input);
             cleared.note(driver);
         }
-        cleared
+        Ok(cleared)
     }
 
-    /// Polls slot `slot` for ticket `id` (see [`TurnTicket`]).
+    /// Polls slot `slot` for ticket `id` (see [`TurnTicket`]), registering `waker`. A waker that
+    /// has to be kept is cloned with the state not borrowed, then the slot is claimed again.
     pub(super) fn claim(&self, slot: usize, id: TurnId, waker: Option<&Waker>) -> Claim<R> {
-        self.with(|state| state.claim(slot, id, waker))
+        self.state.lock(|cell| {
+            let borrowed = waker.map(Registering::Borrowed);
+            match cell.borrow_mut().claim(slot, id, borrowed) {
+                Claim::NeedsWaker => {}
+                claim => return claim,
+            }
+            let cloned = waker.map(|waker| Registering::Cloned(waker.clone()));
+            cell.borrow_mut().claim(slot, id, cloned)
+        })
     }
 
     /// Ticket `id` of slot `slot` is gone.
@@ -282,6 +353,30 @@ impl<M: RawMutex, T, R, D, const N: usize> TurnQueue<M, T, R, D, N> {
         let settle = self.with(|state| state.forget(slot, id));
         // The waker belonged to the dropped ticket: dropped, not woken.
         drop(settle);
+    }
+}
+
+/// A driver lent out of the newest pending entry for a comparison; it goes back when this is
+/// given back or dropped (so a panicking `PartialEq` leaves the queue as it was).
+struct Lent<'c, T, R, D, const N: usize> {
+    cell: &'c RefCell<State<T, R, D, N>>,
+    driver: Option<D>,
+}
+
+impl<T, R, D, const N: usize> Lent<'_, T, R, D, N> {
+    /// Puts the driver back; hands it back if its entry is gone (to be dropped after the lock).
+    fn give_back(mut self) -> Option<D> {
+        let driver = self.driver.take()?;
+        self.cell.borrow_mut().give_back(driver)
+    }
+}
+
+impl<T, R, D, const N: usize> Drop for Lent<'_, T, R, D, N> {
+    fn drop(&mut self) {
+        if let Some(driver) = self.driver.take() {
+            let leftover = self.cell.borrow_mut().give_back(driver);
+            drop(leftover);
+        }
     }
 }
 

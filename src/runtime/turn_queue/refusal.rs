@@ -25,13 +25,51 @@ pub enum NotAccepted<T> {
     /// ticket [`dropped`](crate::session::turns::TurnNotRunReason::Dropped)).
     #[error("every slot of the turn queue parks an outcome its ticket has not read")]
     UnreadTickets(T),
+    /// Called from inside another submission to this queue: a driver's `PartialEq`, comparing
+    /// that submission's driver with the newest pending one's, called back into the queue. The
+    /// queue was not changed; submit again once the comparison has returned.
+    #[error("the turn queue was called back from a driver's comparison and accepts nothing then")]
+    Reentered(T),
 }
+
+/// Why a submission is refused, before the input is attached ([`NotAccepted`]).
+#[derive(Clone, Copy)]
+pub(super) enum Refusal {
+    ShutDown,
+    IdsExhausted,
+    UnreadTickets,
+    Reentered,
+}
+
+impl Refusal {
+    /// The public refusal, holding `input`.
+    pub(super) const fn with<T>(self, input: T) -> NotAccepted<T> {
+        match self {
+            Self::ShutDown => NotAccepted::ShutDown(input),
+            Self::IdsExhausted => NotAccepted::IdsExhausted(input),
+            Self::UnreadTickets => NotAccepted::UnreadTickets(input),
+            Self::Reentered => NotAccepted::Reentered(input),
+        }
+    }
+}
+
+/// [`clear`](super::TurnQueue::clear) or [`shutdown`](super::TurnQueue::shutdown) called from
+/// inside a submission to the same queue (a driver's `PartialEq` calling back, while it compares
+/// that submission's driver with the newest pending one's). Nothing was cancelled and the queue
+/// is as open as it was; call it again once the comparison has returned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[error("the turn queue was called back from a driver's comparison and clears nothing then")]
+pub struct Reentered;
 
 impl<T> NotAccepted<T> {
     /// The input that was refused.
     pub fn into_inner(self) -> T {
         match self {
-            Self::ShutDown(input) | Self::IdsExhausted(input) | Self::UnreadTickets(input) => input,
+            Self::ShutDown(input)
+            | Self::IdsExhausted(input)
+            | Self::UnreadTickets(input)
+            | Self::Reentered(input) => input,
         }
     }
 }
@@ -49,6 +87,11 @@ pub enum NotStarted {
     /// The queue is shut down and nothing runs any more.
     #[error("the turn queue is shut down")]
     ShutDown,
+    /// Called from inside a submission to the same queue (a driver's `PartialEq` calling back)
+    /// while the oldest pending entry is the one whose driver that submission is comparing:
+    /// nothing started; start again once the comparison has returned.
+    #[error("the turn queue was called back from a driver's comparison and starts nothing then")]
+    Reentered,
 }
 
 /// [`finish`](super::TurnQueue::finish) or [`abort`](super::TurnQueue::abort) named a turn that

@@ -1,7 +1,13 @@
 //! The queue's state and its transitions. Every transition is O(1) except draining (O(N)), runs
-//! no user code except `D: PartialEq` when a submission arrives (and `Waker::clone`/`will_wake`
-//! when a ticket registers), and hands every value it displaces (inputs, results, drivers,
-//! wakers) back to the caller, which drops or wakes it after the lock is released.
+//! no user code at all (no `D: PartialEq`, no `Waker::clone`, no drop of an input, result, driver
+//! or waker: `Waker::will_wake` only compares pointers), and hands every value it displaces back
+//! to the caller, which drops or wakes it after the lock is released. So no user callback ever
+//! runs while the state is borrowed, and one that calls back into the queue finds it unborrowed.
+//!
+//! The two comparisons that need user code run between two borrows, inside the lock: a
+//! submission compares its driver with the newest pending one's after [`State::lend_tail`] lent
+//! that driver out, and a registration clones its waker after [`State::claim`] or
+//! [`State::poll_start`] asked for it.
 
 use core::task::{Poll, Waker};
 
@@ -9,7 +15,7 @@ use crate::session::turns::TurnNotRunReason;
 
 use super::outcome::{NotRun, Settled, Started};
 use super::pending::{Entry, Pending};
-use super::refusal::{NotAccepted, NotRunning, NotStarted};
+use super::refusal::{NotAccepted, NotRunning, NotStarted, Refusal};
 use super::slot::{SlotState, Slots};
 use super::turn_id::TurnId;
 
@@ -30,6 +36,9 @@ pub(super) struct State<T, R, D, const N: usize> {
     slots: Slots<R, N>,
     /// The task awaiting [`next_turn`](super::TurnQueue::next_turn), woken when a turn may start.
     runner: Option<Waker>,
+    /// The newest pending entry's driver is lent out to a submission comparing it with its own
+    /// driver; until it is back, submissions, clears and starting that entry are refused.
+    lent: bool,
 }
 
 /// What became of a submission.
@@ -55,6 +64,15 @@ pub(super) enum Admission<T, D> {
     Dropped { id: TurnId, input: T, driver: D },
 }
 
+impl<T, D> Admission<T, D> {
+    fn refused(refusal: Refusal, input: T, driver: D) -> Self {
+        Self::Refused {
+            refusal: refusal.with(input),
+            driver,
+        }
+    }
+}
+
 /// The side effects of settling one slot, carried out after the lock is released.
 pub(super) struct Settle<R> {
     /// The ticket's waker, to wake.
@@ -67,17 +85,52 @@ pub(super) struct Settle<R> {
 pub(super) enum Claim<R> {
     /// The slot moved on to a later member of the chain: this ticket was coalesced.
     Coalesced,
-    /// Still pending or running; the waker that the new registration replaced, to drop.
-    Waiting { replaced: Option<Waker> },
+    /// Still pending or running; the wakers the registration displaced, to drop.
+    Waiting { displaced: Displaced },
+    /// Still pending or running, and the registered waker is not the caller's: clone it (outside
+    /// the borrow) and claim again with the clone.
+    NeedsWaker,
     /// The outcome, taken (the slot is free again).
     Settled(Settled<R>),
 }
 
-/// Registers `waker` in `registered` unless it wakes the same task; returns the replaced waker.
-fn register(registered: &mut Option<Waker>, waker: &Waker) -> Option<Waker> {
-    match registered {
-        Some(current) if current.will_wake(waker) => None,
-        _ => registered.replace(waker.clone()),
+/// A waker a caller polls with: borrowed (to compare), or a clone made outside the borrow (to
+/// keep).
+pub(super) enum Registering<'w> {
+    /// Compare only; [`Claim::NeedsWaker`] (or a pending start) asks for a clone.
+    Borrowed(&'w Waker),
+    /// Keep this clone.
+    Cloned(Waker),
+}
+
+/// The wakers a registration displaced, for the caller to handle after the lock.
+#[derive(Default)]
+pub(super) struct Displaced {
+    /// The waker the registration replaced (another task's, or an older one of the same task).
+    pub(super) replaced: Option<Waker>,
+    /// A clone that was not needed after all (the registered waker wakes the same task): drop.
+    pub(super) unneeded: Option<Waker>,
+}
+
+/// Registers the caller's waker in `registered` unless that already wakes the same task
+/// (`will_wake` compares pointers and runs no user code). `Ok` with what it displaced; `Err` when
+/// a borrowed waker must be cloned first.
+fn register(registered: &mut Option<Waker>, waker: Registering<'_>) -> Result<Displaced, ()> {
+    match waker {
+        Registering::Borrowed(waker) => match registered {
+            Some(current) if current.will_wake(waker) => Ok(Displaced::default()),
+            _ => Err(()),
+        },
+        Registering::Cloned(waker) => match registered {
+            Some(current) if current.will_wake(&waker) => Ok(Displaced {
+                replaced: None,
+                unneeded: Some(waker),
+            }),
+            _ => Ok(Displaced {
+                replaced: registered.replace(waker),
+                unneeded: None,
+            }),
+        },
     }
 }
 
@@ -91,6 +144,7 @@ impl<T, R, D, const N: usize> State<T, R, D, N> {
             running: None,
             slots: Slots::new(),
             runner: None,
+            lent: false,
         }
     }
 
@@ -120,30 +174,57 @@ impl<T, R, D, const N: usize> State<T, R, D, N> {
         self.next_id = id.0.checked_add(1);
     }
 
-    /// A submission arrives: refused after shutdown or once the ids are used up; else it
-    /// coalesces into the newest pending entry when that entry's driver equals `driver`; else it
-    /// is dropped when `N` are pending; else it is refused when every slot parks an outcome that
-    /// live tickets have not read; else it is appended. The coalesce check runs before the
-    /// capacity check. An id is minted only for an accepted submission.
-    pub(super) fn admit(&mut self, input: T, driver: D) -> Admission<T, D>
-    where
-        D: PartialEq,
-    {
+    /// First half of a submission: refused after shutdown, once the ids are used up, or while
+    /// another submission compares drivers (a driver's `PartialEq` calling back); else the newest
+    /// pending entry's driver, if any, is lent out (taken) for the caller to compare with its own
+    /// outside the borrow, and must come back through [`admit`](Self::admit) or
+    /// [`give_back`](Self::give_back).
+    pub(super) fn lend_tail(&mut self) -> Result<Option<D>, Refusal> {
+        if self.lent {
+            return Err(Refusal::Reentered);
+        }
         if !self.open {
-            return Admission::Refused {
-                refusal: NotAccepted::ShutDown(input),
-                driver,
-            };
+            return Err(Refusal::ShutDown);
+        }
+        if self.next_id.is_none() {
+            return Err(Refusal::IdsExhausted);
+        }
+        let lent = self.pending.tail_mut().and_then(|tail| tail.driver.take());
+        self.lent = lent.is_some();
+        Ok(lent)
+    }
+
+    /// The lent driver comes back to the newest pending entry. While it was out nothing could
+    /// add, take or cancel pending entries, so the entry is still the newest; if it were not, the
+    /// driver is handed back (to be dropped after the lock).
+    pub(super) fn give_back(&mut self, driver: D) -> Option<D> {
+        self.lent = false;
+        match self.pending.tail_mut() {
+            Some(tail) if tail.driver.is_none() => {
+                tail.driver = Some(driver);
+                None
+            }
+            _ => Some(driver),
+        }
+    }
+
+    /// Second half of a submission (after [`lend_tail`](Self::lend_tail) and
+    /// [`give_back`](Self::give_back)): `same` says the newest pending entry's driver equals
+    /// `driver`. It coalesces into that entry when `same`; else it is dropped when `N` are pending;
+    /// else it is refused when every slot parks an outcome that live tickets have not read; else
+    /// it is appended. The coalesce check runs before the capacity check. An id is minted only for
+    /// an accepted submission.
+    pub(super) fn admit(&mut self, input: T, driver: D, same: bool) -> Admission<T, D> {
+        if self.lent {
+            return Admission::refused(Refusal::Reentered, input, driver);
+        }
+        if !self.open {
+            return Admission::refused(Refusal::ShutDown, input, driver);
         }
         let Some(id) = self.next_id() else {
-            return Admission::Refused {
-                refusal: NotAccepted::IdsExhausted(input),
-                driver,
-            };
+            return Admission::refused(Refusal::IdsExhausted, input, driver);
         };
-        if let Some(tail) = self.pending.tail_mut()
-            && tail.driver == driver
-        {
+        if same && let Some(tail) = self.pending.tail_mut() {
             let replaced = core::mem::replace(&mut tail.input, input);
             tail.id = id;
             let slot = tail.slot;
@@ -174,26 +255,26 @@ impl<T, R, D, const N: usize> State<T, R, D, N> {
             return Admission::Dropped { id, input, driver };
         }
         let Some(slot) = self.slots.take(id) else {
-            return Admission::Refused {
-                refusal: NotAccepted::UnreadTickets(input),
-                driver,
-            };
+            return Admission::refused(Refusal::UnreadTickets, input, driver);
         };
         self.mint(id);
         match self.pending.push_back(Entry {
             id,
             slot,
             input,
-            driver,
+            driver: Some(driver),
         }) {
             Ok(()) => Admission::Queued { id, slot },
             // Not full (checked above), so this cannot happen; dropped at capacity if it did.
             Err(entry) => {
                 self.slots.release(slot);
-                Admission::Dropped {
-                    id,
-                    input: entry.input,
-                    driver: entry.driver,
+                match entry.driver {
+                    Some(driver) => Admission::Dropped {
+                        id,
+                        input: entry.input,
+                        driver,
+                    },
+                    None => Admission::Queued { id, slot },
                 }
             }
         }
@@ -204,35 +285,57 @@ impl<T, R, D, const N: usize> State<T, R, D, N> {
         if let Some(running) = self.running {
             return Err(NotStarted::Running(running.id));
         }
+        // The oldest entry's driver is lent out to a submission comparing drivers.
+        if self.pending.front().is_some_and(|entry| entry.driver.is_none()) {
+            return Err(NotStarted::Reentered);
+        }
         match self.pending.pop_front() {
-            Some(entry) => {
-                self.running = Some(Running {
-                    id: entry.id,
-                    slot: entry.slot,
-                });
-                Ok(Started {
-                    id: entry.id,
-                    input: entry.input,
-                    driver: entry.driver,
-                })
+            Some(Entry {
+                id,
+                slot,
+                input,
+                driver: Some(driver),
+            }) => {
+                self.running = Some(Running { id, slot });
+                Ok(Started { id, input, driver })
             }
+            // A lent driver (checked above, so this cannot happen): the entry runs unattributed
+            // no more than it is lost; refuse, and keep nothing half-started.
+            Some(_) => Err(NotStarted::Reentered),
             None if self.open => Err(NotStarted::Empty),
             None => Err(NotStarted::ShutDown),
         }
     }
 
     /// The runner's poll: [`start`](Self::start), except that while nothing can start (a turn
-    /// runs, or nothing is pending) `waker` is registered as the runner's and the waker it
-    /// replaced is handed back. `Ready(None)` once shut down with nothing running.
+    /// runs, or nothing is pending) `waker` is registered as the runner's; what it displaced is
+    /// handed back (the replaced runner's waker, to wake; an unneeded clone, to drop). `Ready(None)` once shut down
+    /// with nothing running. `Err` when a borrowed waker must be cloned first, or (with the clone
+    /// handed back) when the start was refused because a driver's `PartialEq` called back: the
+    /// caller wakes its task to poll again.
     pub(super) fn poll_start(
         &mut self,
-        waker: &Waker,
-    ) -> (Poll<Option<Started<T, D>>>, Option<Waker>) {
+        waker: Registering<'_>,
+    ) -> Result<(Poll<Option<Started<T, D>>>, Displaced), Option<Waker>> {
+        let unneeded = |waker| Displaced {
+            replaced: None,
+            unneeded: match waker {
+                Registering::Cloned(waker) => Some(waker),
+                Registering::Borrowed(_) => None,
+            },
+        };
         match self.start() {
-            Ok(started) => (Poll::Ready(Some(started)), None),
-            Err(NotStarted::ShutDown) => (Poll::Ready(None), None),
+            Ok(started) => Ok((Poll::Ready(Some(started)), unneeded(waker))),
+            Err(NotStarted::ShutDown) => Ok((Poll::Ready(None), unneeded(waker))),
+            Err(NotStarted::Reentered) => Err(match waker {
+                Registering::Cloned(waker) => Some(waker),
+                Registering::Borrowed(_) => None,
+            }),
             Err(NotStarted::Empty | NotStarted::Running(_)) => {
-                (Poll::Pending, register(&mut self.runner, waker))
+                match register(&mut self.runner, waker) {
+                    Ok(drop) => Ok((Poll::Pending, drop)),
+                    Err(()) => Err(None),
+                }
             }
         }
     }
@@ -315,9 +418,15 @@ impl<T, R, D, const N: usize> State<T, R, D, N> {
         }
     }
 
+    /// True while a submission has the newest pending entry's driver lent out: clearing waits.
+    pub(super) const fn is_lent(&self) -> bool {
+        self.lent
+    }
+
     /// Cancels the oldest pending entry, if any: its ticket settles `cancelled`. Returns its input
-    /// and driver and the waker to wake.
-    pub(super) fn cancel_oldest(&mut self) -> Option<(T, D, Option<Waker>)> {
+    /// and driver (`None` only if it were lent, which the caller rules out with
+    /// [`is_lent`](Self::is_lent)) and the waker to wake.
+    pub(super) fn cancel_oldest(&mut self) -> Option<(T, Option<D>, Option<Waker>)> {
         let entry = self.pending.pop_front()?;
         let settle = self.settle(
             entry.slot,
@@ -337,7 +446,12 @@ impl<T, R, D, const N: usize> State<T, R, D, N> {
     }
 
     /// A ticket (`id`, waiting in slot `index`) looks for its outcome, registering `waker`.
-    pub(super) fn claim(&mut self, index: usize, id: TurnId, waker: Option<&Waker>) -> Claim<R> {
+    pub(super) fn claim(
+        &mut self,
+        index: usize,
+        id: TurnId,
+        waker: Option<Registering<'_>>,
+    ) -> Claim<R> {
         let Some(slot) = self.slots.get_mut(index) else {
             return Claim::Coalesced;
         };
@@ -347,8 +461,12 @@ impl<T, R, D, const N: usize> State<T, R, D, N> {
         match &mut slot.state {
             SlotState::Live {
                 waker: registered, ..
-            } => Claim::Waiting {
-                replaced: waker.and_then(|waker| register(registered, waker)),
+            } => match waker.map(|waker| register(registered, waker)) {
+                None => Claim::Waiting {
+                    displaced: Displaced::default(),
+                },
+                Some(Ok(displaced)) => Claim::Waiting { displaced },
+                Some(Err(())) => Claim::NeedsWaker,
             },
             SlotState::Settled(_) => match self.slots.release(index) {
                 Some(SlotState::Settled(outcome)) => Claim::Settled(outcome),

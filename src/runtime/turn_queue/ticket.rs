@@ -119,10 +119,12 @@ impl<'q, M: RawMutex, T, R, D, const N: usize> TurnTicket<'q, M, T, R, D, N> {
             Stage::Waiting { slot } => match self.queue.claim(*slot, self.id, waker) {
                 Claim::Coalesced => self.not_run(TurnNotRunReason::Coalesced),
                 Claim::Settled(outcome) => outcome,
-                Claim::Waiting { replaced } => {
-                    drop(replaced);
+                Claim::Waiting { displaced } => {
+                    drop(displaced);
                     return Poll::Pending;
                 }
+                // Only asked of a borrowed waker; `claim` always answers a clone otherwise.
+                Claim::NeedsWaker => return Poll::Pending,
             },
         };
         self.stage = Stage::Done;
