@@ -154,8 +154,15 @@ impl PartialEq for Reentrant {
         assert!(pending > 0, "a comparison needs a pending entry");
         assert!(alloc::format!("{queue:?}").contains("pending"));
         let _ = queue.is_shut_down();
-        let again = Reentrant { queue, id: 99, calls: self.calls };
-        assert_eq!(queue.submit(99, again).map(|t| t.id()), Err(NotAccepted::Reentered(99)));
+        let again = Reentrant {
+            queue,
+            id: 99,
+            calls: self.calls,
+        };
+        assert_eq!(
+            queue.submit(99, again).map(|t| t.id()),
+            Err(NotAccepted::Reentered(99))
+        );
         assert_eq!(queue.clear().map(|c| c.cancelled()), Err(Reentered));
         assert_eq!(queue.shutdown().map(|c| c.cancelled()), Err(Reentered));
         assert!(!queue.is_shut_down());
@@ -163,7 +170,11 @@ impl PartialEq for Reentrant {
             // A runner cannot take the entry being compared: it is woken to poll again.
             let (counter, waker) = Counter::waker();
             let mut next = core::pin::pin!(queue.next_turn());
-            assert!(next.as_mut().poll(&mut Context::from_waker(&waker)).is_pending());
+            assert!(
+                next.as_mut()
+                    .poll(&mut Context::from_waker(&waker))
+                    .is_pending()
+            );
             assert_eq!(counter.wakes(), 1);
         }
         match queue.start() {
@@ -1145,7 +1156,10 @@ fn run_sequence<const N: usize>(rng: &mut XorShift, seen: &mut Coverage) {
                     Err(refused) => panic!("the model never refuses with {refused:?}"),
                     Ok(ticket) => {
                         assert!(model.open, "submit after shutdown was accepted");
-                        assert!(!unread, "accepted with every slot parking an unread outcome");
+                        assert!(
+                            !unread,
+                            "accepted with every slot parking an unread outcome"
+                        );
                         let key = model.records.len();
                         let (counter, waker) = Counter::waker();
                         model.records.push(Record {

@@ -11,7 +11,7 @@ use heapless::Vec;
 use super::cleared::Cleared;
 use super::outcome::Started;
 use super::refusal::{NotAccepted, NotRunning, NotStarted, Reentered};
-use super::state::{Admission, Claim, Registering, Settle, State};
+use super::state::{Admission, Claim, Registering, Settle, State, Submission};
 use super::ticket::TurnTicket;
 use super::turn_id::TurnId;
 
@@ -64,6 +64,7 @@ impl<M: RawMutex, T, R, D, const N: usize> TurnQueue<M, T, R, D, N> {
     /// Runs `f` on the state under the lock. The borrow never fails: no transition of [`State`]
     /// runs user code, so nothing can call back into the queue while the state is borrowed (the
     /// callbacks that need it, `D: PartialEq` and `Waker::clone`, run between two borrows).
+    #[inline(always)]
     fn with<U>(&self, f: impl FnOnce(&mut State<T, R, D, N>) -> U) -> U {
         self.state.lock(|state| f(&mut state.borrow_mut()))
     }
@@ -119,36 +120,43 @@ impl<M: RawMutex, T, R, D, const N: usize> TurnQueue<M, T, R, D, N> {
     where
         D: PartialEq,
     {
-        let (admission, runner, leftover) = self.state.lock(|cell| {
-            // The newest pending entry's driver is lent out and compared with the state not
-            // borrowed: a `PartialEq` that calls back into the queue finds it usable (and gets
-            // typed refusals for what would touch the lent entry).
-            let lent = match cell.borrow_mut().lend_tail() {
-                Ok(lent) => Lent { cell, driver: lent },
-                Err(refusal) => {
-                    let admission = Admission::Refused {
-                        refusal: refusal.with(input),
-                        driver,
+        let (admission, leftover) = self.state.lock(|cell| {
+            let begun = cell.borrow_mut().begin(input, driver);
+            match begun {
+                Submission::Decided(admission) => (admission, None),
+                // The newest pending entry's driver was lent out, to be compared with the state
+                // not borrowed: a `PartialEq` that calls back into the queue finds it usable (and
+                // gets typed refusals for what would touch the lent entry).
+                Submission::Compare {
+                    input,
+                    driver,
+                    tail,
+                } => {
+                    let lent = Lent {
+                        cell,
+                        driver: Some(tail),
                     };
-                    return (admission, None, None);
+                    let same = lent.driver.as_ref().is_some_and(|tail| *tail == driver);
+                    // Given back now, or by `Lent::drop` if the comparison panicked.
+                    let leftover = lent.give_back();
+                    (cell.borrow_mut().admit(input, driver, same), leftover)
                 }
-            };
-            let same = lent.driver.as_ref().is_some_and(|tail| *tail == driver);
-            // Given back now, or by `Lent::drop` if the comparison panicked.
-            let leftover = lent.give_back();
-            let mut state = cell.borrow_mut();
-            let admission = state.admit(input, driver, same);
-            let queued = matches!(admission, Admission::Queued { .. });
-            (admission, queued.then(|| state.take_runner()).flatten(), leftover)
+            }
         });
         drop(leftover);
-        wake(runner);
         match admission {
             Admission::Refused { refusal, driver } => {
                 drop(driver);
                 Err(refusal)
             }
-            Admission::Queued { id, slot } => Ok(TurnTicket::waiting(self, id, slot)),
+            Admission::Queued {
+                id,
+                slot,
+                runner_waits,
+            } => {
+                self.wake_runner(runner_waits);
+                Ok(TurnTicket::waiting(self, id, slot))
+            }
             Admission::Coalesced {
                 id,
                 slot,
@@ -199,7 +207,10 @@ impl<M: RawMutex, T, R, D, const N: usize> TurnQueue<M, T, R, D, N> {
     pub async fn next_turn(&self) -> Option<Started<T, D>> {
         core::future::poll_fn(|cx| {
             let polled = self.state.lock(|cell| {
-                match cell.borrow_mut().poll_start(Registering::Borrowed(cx.waker())) {
+                match cell
+                    .borrow_mut()
+                    .poll_start(Registering::Borrowed(cx.waker()))
+                {
                     Err(None) => {}
                     done => return done,
                 }
@@ -232,12 +243,12 @@ impl<M: RawMutex, T, R, D, const N: usize> TurnQueue<M, T, R, D, N> {
     ///
     /// [`NotRunning`] with the result when `id` is not the running turn; nothing settles.
     pub fn finish(&self, id: TurnId, result: R) -> Result<(), NotRunning<R>> {
-        let (settle, runner) = self.with(|state| {
+        let (settle, runner_waits) = self.with(|state| {
             let settle = state.end(id, result, false)?;
-            Ok::<_, NotRunning<R>>((settle, state.take_runner()))
+            Ok::<_, NotRunning<R>>((settle, state.runner_waits()))
         })?;
         Self::carry_out(settle);
-        wake(runner);
+        self.wake_runner(runner_waits);
         Ok(())
     }
 
@@ -250,16 +261,28 @@ impl<M: RawMutex, T, R, D, const N: usize> TurnQueue<M, T, R, D, N> {
     ///
     /// [`NotRunning`] with the partial result when `id` is not the running turn; nothing settles.
     pub fn abort(&self, id: TurnId, partial: R) -> Result<(), NotRunning<R>> {
-        let (settle, runner) = self.with(|state| {
+        let (settle, runner_waits) = self.with(|state| {
             let settle = state.end(id, partial, true)?;
-            Ok::<_, NotRunning<R>>((settle, state.take_runner()))
+            Ok::<_, NotRunning<R>>((settle, state.runner_waits()))
         })?;
         Self::carry_out(settle);
-        wake(runner);
+        self.wake_runner(runner_waits);
         Ok(())
     }
 
+    /// Wakes the runner, if `runner_waits` said one was registered: the waker is taken in a second
+    /// short critical section, so an operation that finds no runner waiting (a host without
+    /// `next_turn`, or a runner busy running) carries no waker out of its critical section and
+    /// wakes nothing. A runner that took a turn in between is woken for nothing and waits again.
+    #[inline(always)]
+    fn wake_runner(&self, runner_waits: bool) {
+        if runner_waits {
+            wake(self.with(State::take_runner));
+        }
+    }
+
     /// Wakes a settled ticket and drops an outcome nobody will read, outside the lock.
+    #[inline(always)]
     fn carry_out(settle: Settle<R>) {
         if let Some(waker) = settle.wake {
             waker.wake();
@@ -336,6 +359,7 @@ impl<M: RawMutex, T, R, D, const N: usize> TurnQueue<M, T, R, D, N> {
 
     /// Polls slot `slot` for ticket `id` (see [`TurnTicket`]), registering `waker`. A waker that
     /// has to be kept is cloned with the state not borrowed, then the slot is claimed again.
+    #[inline(always)]
     pub(super) fn claim(&self, slot: usize, id: TurnId, waker: Option<&Waker>) -> Claim<R> {
         self.state.lock(|cell| {
             let borrowed = waker.map(Registering::Borrowed);
@@ -365,6 +389,7 @@ struct Lent<'c, T, R, D, const N: usize> {
 
 impl<T, R, D, const N: usize> Lent<'_, T, R, D, N> {
     /// Puts the driver back; hands it back if its entry is gone (to be dropped after the lock).
+    #[inline(always)]
     fn give_back(mut self) -> Option<D> {
         let driver = self.driver.take()?;
         self.cell.borrow_mut().give_back(driver)
@@ -381,6 +406,7 @@ impl<T, R, D, const N: usize> Drop for Lent<'_, T, R, D, N> {
 }
 
 /// Wakes `waker`, if any: called after the lock is released.
+#[inline(always)]
 fn wake(waker: Option<Waker>) {
     if let Some(waker) = waker {
         waker.wake();

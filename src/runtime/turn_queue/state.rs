@@ -5,7 +5,7 @@
 //! runs while the state is borrowed, and one that calls back into the queue finds it unborrowed.
 //!
 //! The two comparisons that need user code run between two borrows, inside the lock: a
-//! submission compares its driver with the newest pending one's after [`State::lend_tail`] lent
+//! submission compares its driver with the newest pending one's after [`State::begin`] lent
 //! that driver out, and a registration clones its waker after [`State::claim`] or
 //! [`State::poll_start`] asked for it.
 
@@ -29,7 +29,9 @@ struct Running {
 /// Everything the lock guards.
 pub(super) struct State<T, R, D, const N: usize> {
     /// The id the next accepted submission gets; `None` once `u64::MAX` has been minted.
-    next_id: Option<u64>,
+    next_id: u64,
+    /// `u64::MAX` has been minted: no id is left.
+    exhausted: bool,
     open: bool,
     pending: Pending<T, D, N>,
     running: Option<Running>,
@@ -45,12 +47,15 @@ pub(super) struct State<T, R, D, const N: usize> {
 pub(super) enum Admission<T, D> {
     /// Not accepted (why: `refusal`, holding the input); the driver is handed back to be
     /// dropped. No id was minted.
-    Refused {
-        refusal: NotAccepted<T>,
-        driver: D,
-    },
+    Refused { refusal: NotAccepted<T>, driver: D },
     /// Appended to the pending ring.
-    Queued { id: TurnId, slot: usize },
+    /// `runner_waits`: a runner's waker is registered, to be taken and woken after the lock (a
+    /// turn may start now).
+    Queued {
+        id: TurnId,
+        slot: usize,
+        runner_waits: bool,
+    },
     /// Replaced the newest pending input of the same driver, whose ticket `wake` now settles
     /// `coalesced`; `replaced` and `driver` are to be dropped.
     Coalesced {
@@ -65,12 +70,22 @@ pub(super) enum Admission<T, D> {
 }
 
 impl<T, D> Admission<T, D> {
+    #[inline(always)]
     fn refused(refusal: Refusal, input: T, driver: D) -> Self {
         Self::Refused {
             refusal: refusal.with(input),
             driver,
         }
     }
+}
+
+/// How a submission goes on after [`State::begin`].
+pub(super) enum Submission<T, D> {
+    /// Decided without comparing drivers.
+    Decided(Admission<T, D>),
+    /// Compare `driver` with `tail`, the newest pending entry's driver lent out, then give `tail`
+    /// back and admit.
+    Compare { input: T, driver: D, tail: D },
 }
 
 /// The side effects of settling one slot, carried out after the lock is released.
@@ -85,8 +100,9 @@ pub(super) struct Settle<R> {
 pub(super) enum Claim<R> {
     /// The slot moved on to a later member of the chain: this ticket was coalesced.
     Coalesced,
-    /// Still pending or running; the wakers the registration displaced, to drop.
-    Waiting { displaced: Displaced },
+    /// Still pending or running; the waker the registration displaced (the replaced one, or an
+    /// unneeded clone), to drop.
+    Waiting { displaced: Option<Waker> },
     /// Still pending or running, and the registered waker is not the caller's: clone it (outside
     /// the borrow) and claim again with the clone.
     NeedsWaker,
@@ -115,6 +131,7 @@ pub(super) struct Displaced {
 /// Registers the caller's waker in `registered` unless that already wakes the same task
 /// (`will_wake` compares pointers and runs no user code). `Ok` with what it displaced; `Err` when
 /// a borrowed waker must be cloned first.
+#[inline(always)]
 fn register(registered: &mut Option<Waker>, waker: Registering<'_>) -> Result<Displaced, ()> {
     match waker {
         Registering::Borrowed(waker) => match registered {
@@ -138,7 +155,8 @@ impl<T, R, D, const N: usize> State<T, R, D, N> {
     /// An open queue with nothing pending and the first id `first_id`.
     pub(super) const fn new(first_id: u64) -> Self {
         Self {
-            next_id: Some(first_id),
+            next_id: first_id,
+            exhausted: false,
             open: true,
             pending: Pending::new(),
             running: None,
@@ -162,41 +180,57 @@ impl<T, R, D, const N: usize> State<T, R, D, N> {
 
     /// The id the next accepted submission gets, if one is left; after `u64::MAX` none is (ids
     /// never wrap, so never repeat). Taken for good by [`mint`](Self::mint).
+    #[inline(always)]
     const fn next_id(&self) -> Option<TurnId> {
-        match self.next_id {
-            Some(id) => Some(TurnId(id)),
-            None => None,
+        if self.exhausted {
+            None
+        } else {
+            Some(TurnId(self.next_id))
         }
     }
 
     /// `id` (the [`next_id`](Self::next_id)) is given to an accepted submission.
+    #[inline(always)]
     const fn mint(&mut self, id: TurnId) {
-        self.next_id = id.0.checked_add(1);
+        match id.0.checked_add(1) {
+            Some(next) => self.next_id = next,
+            None => self.exhausted = true,
+        }
     }
 
     /// First half of a submission: refused after shutdown, once the ids are used up, or while
-    /// another submission compares drivers (a driver's `PartialEq` calling back); else the newest
-    /// pending entry's driver, if any, is lent out (taken) for the caller to compare with its own
-    /// outside the borrow, and must come back through [`admit`](Self::admit) or
-    /// [`give_back`](Self::give_back).
-    pub(super) fn lend_tail(&mut self) -> Result<Option<D>, Refusal> {
-        if self.lent {
-            return Err(Refusal::Reentered);
-        }
-        if !self.open {
-            return Err(Refusal::ShutDown);
-        }
-        if self.next_id.is_none() {
-            return Err(Refusal::IdsExhausted);
-        }
-        let lent = self.pending.tail_mut().and_then(|tail| tail.driver.take());
-        self.lent = lent.is_some();
-        Ok(lent)
+    /// another submission compares drivers (a driver's `PartialEq` calling back); decided at once
+    /// when nothing is pending; else the newest pending entry's driver is lent out (taken) for the
+    /// caller to compare with its own outside the borrow, and must come back through
+    /// [`give_back`](Self::give_back) before [`admit`](Self::admit) decides.
+    #[inline(always)]
+    pub(super) fn begin(&mut self, input: T, driver: D) -> Submission<T, D> {
+        let refusal = if self.lent {
+            Refusal::Reentered
+        } else if !self.open {
+            Refusal::ShutDown
+        } else if self.exhausted {
+            Refusal::IdsExhausted
+        } else {
+            return match self.pending.tail_mut().and_then(|tail| tail.driver.take()) {
+                Some(tail) => {
+                    self.lent = true;
+                    Submission::Compare {
+                        input,
+                        driver,
+                        tail,
+                    }
+                }
+                None => Submission::Decided(self.admit(input, driver, false)),
+            };
+        };
+        Submission::Decided(Admission::refused(refusal, input, driver))
     }
 
     /// The lent driver comes back to the newest pending entry. While it was out nothing could
     /// add, take or cancel pending entries, so the entry is still the newest; if it were not, the
     /// driver is handed back (to be dropped after the lock).
+    #[inline(always)]
     pub(super) fn give_back(&mut self, driver: D) -> Option<D> {
         self.lent = false;
         match self.pending.tail_mut() {
@@ -208,12 +242,13 @@ impl<T, R, D, const N: usize> State<T, R, D, N> {
         }
     }
 
-    /// Second half of a submission (after [`lend_tail`](Self::lend_tail) and
+    /// Deciding a submission (after [`begin`](Self::begin) and, if it lent a driver out,
     /// [`give_back`](Self::give_back)): `same` says the newest pending entry's driver equals
     /// `driver`. It coalesces into that entry when `same`; else it is dropped when `N` are pending;
     /// else it is refused when every slot parks an outcome that live tickets have not read; else
     /// it is appended. The coalesce check runs before the capacity check. An id is minted only for
     /// an accepted submission.
+    #[inline(always)]
     pub(super) fn admit(&mut self, input: T, driver: D, same: bool) -> Admission<T, D> {
         if self.lent {
             return Admission::refused(Refusal::Reentered, input, driver);
@@ -264,7 +299,11 @@ impl<T, R, D, const N: usize> State<T, R, D, N> {
             input,
             driver: Some(driver),
         }) {
-            Ok(()) => Admission::Queued { id, slot },
+            Ok(()) => Admission::Queued {
+                id,
+                slot,
+                runner_waits: self.runner.is_some(),
+            },
             // Not full (checked above), so this cannot happen; dropped at capacity if it did.
             Err(entry) => {
                 self.slots.release(slot);
@@ -274,19 +313,28 @@ impl<T, R, D, const N: usize> State<T, R, D, N> {
                         input: entry.input,
                         driver,
                     },
-                    None => Admission::Queued { id, slot },
+                    None => Admission::Queued {
+                        id,
+                        slot,
+                        runner_waits: false,
+                    },
                 }
             }
         }
     }
 
     /// Takes the oldest pending entry to run, when nothing runs.
+    #[inline(always)]
     pub(super) fn start(&mut self) -> Result<Started<T, D>, NotStarted> {
         if let Some(running) = self.running {
             return Err(NotStarted::Running(running.id));
         }
         // The oldest entry's driver is lent out to a submission comparing drivers.
-        if self.pending.front().is_some_and(|entry| entry.driver.is_none()) {
+        if self
+            .pending
+            .front()
+            .is_some_and(|entry| entry.driver.is_none())
+        {
             return Err(NotStarted::Reentered);
         }
         match self.pending.pop_front() {
@@ -340,12 +388,21 @@ impl<T, R, D, const N: usize> State<T, R, D, N> {
         }
     }
 
+    /// True while a runner's waker is registered (cheap to hand out of the lock; the waker itself
+    /// is taken only then, by [`take_runner`](Self::take_runner)).
+    #[inline(always)]
+    pub(super) const fn runner_waits(&self) -> bool {
+        self.runner.is_some()
+    }
+
     /// The waiting runner's waker, taken: a turn may be able to start now.
+    #[inline(always)]
     pub(super) const fn take_runner(&mut self) -> Option<Waker> {
         self.runner.take()
     }
 
     /// The running turn `id` ends with `result` (`interrupted` for an abort).
+    #[inline(always)]
     pub(super) fn end(
         &mut self,
         id: TurnId,
@@ -371,6 +428,7 @@ impl<T, R, D, const N: usize> State<T, R, D, N> {
     }
 
     /// Settles the live chain in slot `index` with `outcome`.
+    #[inline(always)]
     fn settle(&mut self, index: usize, outcome: Settled<R>) -> Settle<R> {
         let previous = match self.slots.get_mut(index) {
             Some(slot) => core::mem::replace(&mut slot.state, SlotState::Settled(outcome)),
@@ -446,6 +504,7 @@ impl<T, R, D, const N: usize> State<T, R, D, N> {
     }
 
     /// A ticket (`id`, waiting in slot `index`) looks for its outcome, registering `waker`.
+    #[inline(always)]
     pub(super) fn claim(
         &mut self,
         index: usize,
@@ -462,10 +521,10 @@ impl<T, R, D, const N: usize> State<T, R, D, N> {
             SlotState::Live {
                 waker: registered, ..
             } => match waker.map(|waker| register(registered, waker)) {
-                None => Claim::Waiting {
-                    displaced: Displaced::default(),
+                None => Claim::Waiting { displaced: None },
+                Some(Ok(Displaced { replaced, unneeded })) => Claim::Waiting {
+                    displaced: replaced.or(unneeded),
                 },
-                Some(Ok(displaced)) => Claim::Waiting { displaced },
                 Some(Err(())) => Claim::NeedsWaker,
             },
             SlotState::Settled(_) => match self.slots.release(index) {

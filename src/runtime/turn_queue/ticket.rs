@@ -109,6 +109,7 @@ impl<'q, M: RawMutex, T, R, D, const N: usize> TurnTicket<'q, M, T, R, D, N> {
         })
     }
 
+    #[inline(always)]
     fn poll_with(&mut self, waker: Option<&Waker>) -> Poll<Settled<R>> {
         let outcome = match &mut self.stage {
             Stage::Done | Stage::Dropped { reported: true, .. } => return Poll::Pending,
