@@ -23,7 +23,7 @@ use std::pin::Pin;
 use std::task::{Context, Poll, Waker};
 use std::time::Instant;
 
-use agent_interface::runtime::turn_queue::{REFERENCE_DEPTH, TurnQueue, TurnTicket};
+use agent_interface::runtime::turn_queue::{AlreadyRead, REFERENCE_DEPTH, TurnQueue, TurnTicket};
 use criterion::{Criterion, criterion_group, criterion_main};
 use embassy_sync::blocking_mutex::Mutex;
 use embassy_sync::blocking_mutex::raw::{CriticalSectionRawMutex, NoopRawMutex, RawMutex};
@@ -34,17 +34,17 @@ type Queue<M> = TurnQueue<M, u32, u32, u8, REFERENCE_DEPTH>;
 /// Polls a ticket once with the no-op waker, as an executor would.
 fn poll<M: RawMutex>(
     ticket: &mut TurnTicket<'_, M, u32, u32, u8, REFERENCE_DEPTH>,
-) -> Poll<agent_interface::runtime::turn_queue::Settled<u32>> {
+) -> Poll<Result<agent_interface::runtime::turn_queue::Settled<u32>, AlreadyRead>> {
     Pin::new(ticket).poll(&mut Context::from_waker(Waker::noop()))
 }
 
 /// The result a polled ticket completed with (`u32::MAX` otherwise), as a host would take it.
-/// Handing the whole `Poll<Settled<u32>>` to `black_box` instead measures how the compiler copies
+/// Handing the whole `Poll<Result<Settled<u32>, _>>` to `black_box` instead measures how the compiler copies
 /// that enum through the stack (a store-forwarding stall that moved the round trip by a third
 /// between builds of unrelated code).
 fn completed<M: RawMutex>(ticket: &mut TurnTicket<'_, M, u32, u32, u8, REFERENCE_DEPTH>) -> u32 {
     match poll(ticket) {
-        Poll::Ready(agent_interface::runtime::turn_queue::Settled::Complete(result)) => result,
+        Poll::Ready(Ok(agent_interface::runtime::turn_queue::Settled::Complete(result))) => result,
         _ => u32::MAX,
     }
 }

@@ -83,7 +83,9 @@ fn drive(
                 .submit((*input).into(), driver)
                 .expect("the queue is open");
             println!("{driver}: submitted {input:?} as turn {}", ticket.id());
-            (driver, (*input).into(), block_on(ticket))
+            // Awaited by value, so never `AlreadyRead`.
+            let settled = block_on(ticket).expect("awaited once");
+            (driver, (*input).into(), settled)
         })
         .collect()
 }

@@ -353,7 +353,8 @@ fn co_drive() {
         ("docs", &mut docs),
     ];
     for (name, ticket) in tickets {
-        match ticket.try_settled() {
+        // `Err(AlreadyRead)` only for a ticket read before; these are read here once.
+        match ticket.try_settled().expect("each ticket is read once") {
             Some(Settled::Complete(reply)) => {
                 println!("turn {} ({name}) completed: {reply}", ticket.id());
             }

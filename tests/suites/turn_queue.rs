@@ -64,6 +64,8 @@ where
 {
     ticket
         .try_settled()
+        .ok()
+        .flatten()
         .and_then(|settled| settled.not_run())
         .map(|not_run| not_run.reason)
 }
@@ -126,9 +128,9 @@ fn assert_capacity_reusable<const N: usize>(queue: &TurnQueue<Raw, u32, u32, u8,
     for mut ticket in cancelled {
         assert_eq!(reason(&mut ticket), Some(Cancelled));
     }
-    assert_eq!(finished.try_settled(), Some(Settled::Complete(7)));
+    assert_eq!(finished.try_settled(), Ok(Some(Settled::Complete(7))));
     let (first, rest) = queued.split_first_mut().expect("N > 0");
-    assert_eq!(first.try_settled(), Some(Settled::Complete(8)));
+    assert_eq!(first.try_settled(), Ok(Some(Settled::Complete(8))));
     for ticket in rest {
         assert_eq!(reason(ticket), Some(Cancelled));
     }
@@ -221,7 +223,7 @@ cases! {
             assert_eq!(reason(&mut o3), Some(Coalesced));
             assert_eq!(queue.pending(), 3);
             queue.finish(turn.id, 0).unwrap();
-            assert_eq!(running.try_settled(), Some(Settled::Complete(0)));
+            assert_eq!(running.try_settled(), Ok(Some(Settled::Complete(0))));
             // The coalesced entry kept its place; it runs with the newest input and id.
             assert_eq!(run_next(&queue, 0).input, 2);
             assert_eq!(run_next(&queue, 0).input, 3);
@@ -248,10 +250,10 @@ cases! {
             assert!(!late.is_terminated() && waiting(&mut kept));
             assert_eq!(late.take_dropped_input(), Some(2));
             assert_eq!(late.take_dropped_input(), None);
-            let settled = late.try_settled().unwrap();
+            let settled = late.try_settled().unwrap().unwrap();
             assert_eq!(settled.not_run(), Some(NotRun { turn_id: late.id(), reason: Dropped }));
             assert!(late.is_terminated());
-            assert_eq!(late.try_settled(), None);
+            assert_eq!(late.try_settled(), Err(AlreadyRead { turn_id: late.id() }));
             // A dropped submission still had its id minted.
             assert_eq!(late.id().get(), 2);
             assert_eq!(queue.submit(3, "agent").unwrap().id().get(), 3);
@@ -281,7 +283,7 @@ cases! {
             assert_eq!(queue.running(), Some(turn.id));
             assert!(waiting(&mut running));
             queue.finish(turn.id, 9).unwrap();
-            assert_eq!(running.try_settled(), Some(Settled::Complete(9)));
+            assert_eq!(running.try_settled(), Ok(Some(Settled::Complete(9))));
             let again = queue.clear().unwrap();
             assert!(again.is_empty());
             assert_eq!(again.drivers().count(), 0);
@@ -303,7 +305,7 @@ cases! {
             assert_eq!(queue.start().unwrap_err(), NotStarted::Running(turn.id));
             // The running turn still settles; then nothing runs any more.
             queue.abort(turn.id, 5).unwrap();
-            assert_eq!(running.try_settled(), Some(Settled::Interrupted(5)));
+            assert_eq!(running.try_settled(), Ok(Some(Settled::Interrupted(5))));
             assert_eq!(queue.start().unwrap_err(), NotStarted::ShutDown);
             assert!(queue.shutdown().unwrap().is_empty());
             // No id was minted for the refused submission.
@@ -328,10 +330,10 @@ cases! {
             assert_eq!(queue.finish(turn.id, 12).unwrap_err().running, None);
             let turn = queue.start().unwrap();
             queue.abort(turn.id, 21).unwrap();
-            let settled = a.try_settled().unwrap();
+            let settled = a.try_settled().unwrap().unwrap();
             assert!(!settled.is_interrupted());
             assert_eq!(settled.into_result(), Ok(11));
-            let settled = b.try_settled().unwrap();
+            let settled = b.try_settled().unwrap().unwrap();
             assert!(settled.is_interrupted());
             assert_eq!(settled.not_run(), None);
             assert_eq!(settled.into_result(), Ok(21));
@@ -371,18 +373,18 @@ cases! {
             let mut cancelled = queue.submit(4, "owner").unwrap();
             assert_eq!(replaced.wakes(), 1, "coalescing wakes the replaced ticket");
             let polled = poll_with(&mut coalesced, Waker::noop());
-            assert_eq!(polled.map(|s| s.not_run().map(|n| n.reason)), Poll::Ready(Some(Coalesced)));
+            assert_eq!(polled.map(|s| s.unwrap().not_run().map(|n| n.reason)), Poll::Ready(Some(Coalesced)));
 
             let turn = queue.start().unwrap();
             assert_eq!(runs.wakes(), 0, "starting settles nothing");
             queue.finish(turn.id, 10).unwrap();
             assert_eq!(runs.wakes(), 1);
-            assert_eq!(poll_with(&mut run, &runs_waker), Poll::Ready(Settled::Complete(10)));
+            assert_eq!(poll_with(&mut run, &runs_waker), Poll::Ready(Ok(Settled::Complete(10))));
 
             let turn = queue.start().unwrap();
             queue.abort(turn.id, 20).unwrap();
             assert_eq!(aborted.wakes(), 1);
-            assert_eq!(poll_with(&mut abort, &aborted_waker), Poll::Ready(Settled::Interrupted(20)));
+            assert_eq!(poll_with(&mut abort, &aborted_waker), Poll::Ready(Ok(Settled::Interrupted(20))));
 
             // A second task polling the ticket replaces the first one's waker.
             let (first, first_waker) = Counter::waker();
@@ -437,7 +439,7 @@ cases! {
             queue.abort(turn.id, 3).unwrap();
             assert_eq!(runner.wakes(), 2);
             assert!(matches!(poll(&runner_waker), Poll::Ready(None)));
-            assert_eq!(ticket.try_settled(), Some(Settled::Interrupted(3)));
+            assert_eq!(ticket.try_settled(), Ok(Some(Settled::Interrupted(3))));
             // A second runner replaces the first one's registration and wakes it.
             let queue: Queue<4> = TurnQueue::new();
             let (first, first_waker) = Counter::waker();
@@ -471,7 +473,7 @@ cases! {
             };
             assert_eq!(turn.input, 1);
             queue.finish(turn.id, 10).unwrap();
-            assert_eq!(ticket.try_settled(), Some(Settled::Complete(10)));
+            assert_eq!(ticket.try_settled(), Ok(Some(Settled::Complete(10))));
         }
 
         fn a_runner_loop_takes_every_turn_in_order_then_ends() {
@@ -489,7 +491,7 @@ cases! {
                 let mut settled = Vec::new();
                 for input in 1..=3 {
                     let ticket = queue.submit(input, if input % 2 == 0 { "phone" } else { "owner" }).unwrap();
-                    settled.push(ticket.await);
+                    settled.push(ticket.await.unwrap());
                     embassy_futures::yield_now().await;
                 }
                 queue.shutdown().unwrap();
@@ -515,12 +517,12 @@ cases! {
                 queue.finish(turn.id, turn.input * 7).unwrap();
             };
             let (settled, ()) = embassy_futures::block_on(embassy_futures::join::join(awaited, runner));
-            assert_eq!(settled, Settled::Complete(42));
+            assert_eq!(settled, Ok(Settled::Complete(42)));
             assert!(polls >= 3, "the ticket was pending before it settled ({polls} polls)");
             // A ticket that is ready at once needs no executor at all.
             let ready = queue.submit(1, "owner").unwrap();
             queue.shutdown().unwrap();
-            assert_eq!(crate::support::block_on(ready).not_run().map(|n| n.reason), Some(Cancelled));
+            assert_eq!(crate::support::block_on(ready).unwrap().not_run().map(|n| n.reason), Some(Cancelled));
         }
 
         fn a_ticket_settles_once_and_is_terminated_after() {
@@ -529,11 +531,14 @@ cases! {
             assert!(!ticket.is_terminated());
             assert_eq!(alloc::format!("{ticket:?}"), "TurnTicket { id: TurnId(1), stage: \"waiting\" }");
             run_next(&queue, 3);
-            assert_eq!(poll_with(&mut ticket, Waker::noop()), Poll::Ready(Settled::Complete(3)));
+            assert_eq!(poll_with(&mut ticket, Waker::noop()), Poll::Ready(Ok(Settled::Complete(3))));
             assert!(ticket.is_terminated());
             assert_eq!(alloc::format!("{ticket:?}"), "TurnTicket { id: TurnId(1), stage: \"terminated\" }");
-            assert_eq!(poll_with(&mut ticket, Waker::noop()), Poll::Pending);
-            assert_eq!(ticket.try_settled(), None);
+            // Read once: asked again, it answers the typed refusal at once.
+            let read = AlreadyRead { turn_id: ticket.id() };
+            assert_eq!(poll_with(&mut ticket, Waker::noop()), Poll::Ready(Err(read)));
+            assert_eq!(ticket.try_settled(), Err(read));
+            assert_eq!(read.to_string(), "turn 1's ticket already returned its outcome");
             assert_eq!(ticket.take_dropped_input(), None);
         }
 
@@ -561,7 +566,7 @@ cases! {
             let turn = queue.start().unwrap();
             assert_eq!(turn.id, newest.id());
             queue.finish(turn.id, 5).unwrap();
-            assert_eq!(newest.try_settled(), Some(Settled::Complete(5)));
+            assert_eq!(newest.try_settled(), Ok(Some(Settled::Complete(5))));
             drop(newest);
             assert_capacity_reusable(&queue);
             assert_capacity_reusable(&queue);
@@ -580,7 +585,7 @@ cases! {
             let mut ticket = SHARED.submit(1, 0).unwrap();
             let turn = SHARED.start().unwrap();
             SHARED.finish(turn.id, 2).unwrap();
-            assert_eq!(ticket.try_settled(), Some(Settled::Complete(2)));
+            assert_eq!(ticket.try_settled(), Ok(Some(Settled::Complete(2))));
             use alloc::rc::Rc;
             let local: TurnQueue<NoopRawMutex, Rc<str>, Rc<str>, Rc<str>, 2> = TurnQueue::default();
             let owner: Rc<str> = Rc::from("owner");
@@ -588,7 +593,7 @@ cases! {
             let turn = local.start().unwrap();
             assert!(Rc::ptr_eq(&turn.driver, &owner));
             local.finish(turn.id, turn.input).unwrap();
-            assert_eq!(ticket.try_settled().map(|s| s.into_result().ok()), Some(Some(Rc::from("hi"))));
+            assert_eq!(ticket.try_settled().map(|s| s.map(|s| s.into_result().ok())), Ok(Some(Some(Rc::from("hi")))));
         }
 
         fn a_zero_depth_queue_drops_everything() {
@@ -604,7 +609,7 @@ cases! {
             let _a = queue.submit(1, "owner").unwrap();
             let mut b = queue.submit(2, "owner").unwrap();
             drop(queue.submit(3, "owner").unwrap());
-            let not_run = b.try_settled().unwrap().not_run().unwrap();
+            let not_run = b.try_settled().unwrap().unwrap().not_run().unwrap();
             assert_eq!(not_run.to_string(), "turn 8 never ran: coalesced");
             let session: TurnNotRun = not_run.into();
             assert_eq!(session, TurnNotRun::new("8", Coalesced));
@@ -649,7 +654,7 @@ cases! {
             let queue: TurnQueue<Raw, (), ExecutionResult, u8, 1> = TurnQueue::new();
             let _first = queue.submit((), 1).unwrap();
             let mut dropped = queue.submit((), 2).unwrap();
-            let never: TurnCompletion = dropped.try_settled().unwrap().into();
+            let never: TurnCompletion = dropped.try_settled().unwrap().unwrap().into();
             assert_eq!(never.unwrap_err().not_run(), Some(&TurnNotRun::new("2", Dropped)));
         }
     }
@@ -670,14 +675,14 @@ cases! {
             // Compared with driver 2's entry: the older one starts and finishes meanwhile.
             let mut third = queue.submit(3, driver(2)).unwrap();
             assert_eq!(CALLS.load(Ordering::SeqCst), 2);
-            assert_eq!(first.try_settled(), Some(Settled::Complete(10)));
+            assert_eq!(first.try_settled(), Ok(Some(Settled::Complete(10))));
             assert_eq!(reason(&mut second), Some(Coalesced));
             assert_eq!(queue.pending(), 1);
             // Nothing was left lent out: the queue starts, clears and shuts down as usual.
             let turn = queue.start().unwrap();
             assert_eq!((turn.id, turn.input, turn.driver.id), (third.id(), 3, 2));
             queue.finish(turn.id, 30).unwrap();
-            assert_eq!(third.try_settled(), Some(Settled::Complete(30)));
+            assert_eq!(third.try_settled(), Ok(Some(Settled::Complete(30))));
             let _fourth = queue.submit(4, driver(4)).unwrap();
             assert_eq!(queue.shutdown().map(|c| c.cancelled()), Ok(1));
             assert_eq!(CALLS.load(Ordering::SeqCst), 2);
@@ -699,7 +704,7 @@ cases! {
                 "every slot of the turn queue parks an outcome its ticket has not read"
             );
             // No id was minted for it, and reading one ticket frees its slot.
-            assert_eq!(unread[0].try_settled(), Some(Settled::Complete(0)));
+            assert_eq!(unread[0].try_settled(), Ok(Some(Settled::Complete(0))));
             let mut next = queue.submit(10, 1).unwrap();
             assert_eq!(next.id().get(), 4);
             assert!(waiting(&mut next));
@@ -720,12 +725,43 @@ cases! {
             assert_eq!(queue.pending(), 1);
             // What the queue holds still runs and settles.
             run_next(&queue, 5);
-            assert_eq!(last.try_settled(), Some(Settled::Complete(5)));
+            assert_eq!(last.try_settled(), Ok(Some(Settled::Complete(5))));
             assert_eq!(queue.submit(4, "owner").unwrap_err(), NotAccepted::IdsExhausted(4));
             assert!(queue.shutdown().unwrap().is_empty());
             assert_eq!(queue.submit(5, "owner").unwrap_err(), NotAccepted::ShutDown(5));
         }
 
+        fn a_settled_ticket_polled_again_answers_instead_of_pending_for_ever() {
+            let queue: Queue<4> = TurnQueue::new();
+            // Read as a future, then polled and asked again: `AlreadyRead`, every time.
+            let mut ran = queue.submit(1, "owner").unwrap();
+            run_next(&queue, 3);
+            assert_eq!(poll_with(&mut ran, Waker::noop()), Poll::Ready(Ok(Settled::Complete(3))));
+            let read = AlreadyRead { turn_id: ran.id() };
+            for _ in 0..2 {
+                assert_eq!(poll_with(&mut ran, Waker::noop()), Poll::Ready(Err(read)));
+                assert_eq!(ran.try_settled(), Err(read));
+            }
+            // Every kind of outcome: coalesced, dropped at capacity, cancelled.
+            let queue: Queue<1> = TurnQueue::new();
+            let mut coalesced = queue.submit(1, "owner").unwrap();
+            let mut cancelled = queue.submit(2, "owner").unwrap();
+            let mut dropped = queue.submit(3, "phone").unwrap();
+            queue.clear().unwrap();
+            for ticket in [&mut coalesced, &mut cancelled, &mut dropped] {
+                assert!(ticket.try_settled().unwrap().is_some());
+                let read = AlreadyRead { turn_id: ticket.id() };
+                assert_eq!(ticket.try_settled(), Err(read));
+                assert_eq!(poll_with(ticket, Waker::noop()), Poll::Ready(Err(read)));
+            }
+            // Through the session family's handle the ticket inside says so too.
+            let queue: TurnQueue<Raw, (), ExecutionResult, u8, 1> = TurnQueue::new();
+            let mut handle = queue.submit((), 1).unwrap().into_turn_handle::<()>().completed;
+            queue.shutdown().unwrap();
+            assert!(poll_with(&mut handle, Waker::noop()).is_ready());
+            assert!(poll_with(&mut handle, Waker::noop()).is_pending());
+            assert!(handle.ticket().try_settled().is_err());
+        }
     }
 
     mod vectors {
@@ -1078,10 +1114,14 @@ fn check_poll<const N: usize>(
     let polled = if with_waker {
         poll_with(ticket, &record.waker)
     } else {
-        ticket.try_settled().map_or(Poll::Pending, Poll::Ready)
+        match ticket.try_settled() {
+            Ok(Some(settled)) => Poll::Ready(Ok(settled)),
+            Ok(None) => Poll::Pending,
+            Err(read) => Poll::Ready(Err(read)),
+        }
     };
     match (record.outcome, record.read, polled) {
-        (Some(expected), false, Poll::Ready(settled)) => {
+        (Some(expected), false, Poll::Ready(Ok(settled))) => {
             let actual = match settled {
                 Settled::Complete(result) => Expected::Complete(result),
                 Settled::Interrupted(result) => Expected::Interrupted(result),
@@ -1097,7 +1137,10 @@ fn check_poll<const N: usize>(
             record.read = true;
             assert!(ticket.is_terminated());
         }
-        (Some(_), true, Poll::Pending) => assert!(ticket.is_terminated()),
+        (Some(_), true, Poll::Ready(Err(read))) => {
+            assert_eq!(read.turn_id, record.id);
+            assert!(ticket.is_terminated());
+        }
         (None, _, Poll::Pending) => {
             record.registered |= with_waker;
         }

@@ -28,7 +28,7 @@
 //! # Guarantees
 //!
 //! - **Every ticket settles exactly once** (complete, interrupted, coalesced, dropped or
-//!   cancelled) and then yields nothing more; the operation that settles a pending ticket wakes
+//!   cancelled) and then answers [`AlreadyRead`] at once, never a second outcome; the operation that settles a pending ticket wakes
 //!   it, after releasing the lock. A running turn is never cancelled, coalesced or dropped.
 //! - **No allocation**: storage is inline (`N` pending entries, `2N + 1` slots); only the
 //!   conversions into the session family allocate (the id text).
@@ -69,13 +69,14 @@
 //! let mut typo = queue.submit("also run tsets", "phone").unwrap();
 //! let mut fixed = queue.submit("also run tests", "phone").unwrap(); // replaces `typo`
 //! let reason = |s: Option<Settled<usize>>| s.and_then(|s| s.not_run()).map(|n| n.reason);
-//! assert_eq!(reason(typo.try_settled()), Some(Coalesced));
+//! assert_eq!(reason(typo.try_settled().unwrap()), Some(Coalesced));
 //!
 //! let turn = queue.start().unwrap(); // the runner: one turn at a time
 //! queue.finish(turn.id, turn.input.len()).unwrap();
-//! assert_eq!(first.try_settled(), Some(Settled::Complete(11)));
+//! assert_eq!(first.try_settled(), Ok(Some(Settled::Complete(11))));
+//! assert!(first.try_settled().is_err()); // read once: `AlreadyRead` from now on
 //! queue.shutdown().unwrap();
-//! assert_eq!(reason(fixed.try_settled()), Some(Cancelled));
+//! assert_eq!(reason(fixed.try_settled().unwrap()), Some(Cancelled));
 //! ```
 //!
 //! Decisions where the contract was silent: `docs/decisions/turn-queue.md`.
@@ -95,6 +96,6 @@ pub use cleared::Cleared;
 pub use embassy_sync::blocking_mutex::raw::{CriticalSectionRawMutex, NoopRawMutex, RawMutex};
 pub use outcome::{NotRun, Settled, Started};
 pub use queue::{REFERENCE_DEPTH, TurnQueue};
-pub use refusal::{NotAccepted, NotRunning, NotStarted, Reentered};
+pub use refusal::{AlreadyRead, NotAccepted, NotRunning, NotStarted, Reentered};
 pub use ticket::{TicketCompletion, TurnTicket};
 pub use turn_id::TurnId;

@@ -126,3 +126,14 @@ impl fmt::Display for Runner {
         }
     }
 }
+
+/// A ticket polled (or asked with `try_settled`) after it returned its outcome: the outcome was
+/// moved out then and is not returned twice. Answered at once, so a host that polls a settled
+/// ticket again learns it instead of waiting for ever.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[error("turn {turn_id}'s ticket already returned its outcome")]
+pub struct AlreadyRead {
+    /// The ticket's turn.
+    pub turn_id: TurnId,
+}
