@@ -104,9 +104,12 @@ fn dropped_at_capacity(c: &mut Criterion) {
     drop(held);
 }
 
+/// The floor's state: the pending inputs (with their drivers) and the parked result.
+type FloorState = (Deque<(u32, u8), REFERENCE_DEPTH>, Option<u32>);
+
 /// The floor: what a round trip costs with the least a queue could do, one lock per step.
 struct Floor {
-    state: Mutex<NoopRawMutex, RefCell<(Deque<(u32, u8), REFERENCE_DEPTH>, Option<u32>)>>,
+    state: Mutex<NoopRawMutex, RefCell<FloorState>>,
 }
 
 impl Floor {

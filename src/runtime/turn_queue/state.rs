@@ -79,6 +79,9 @@ impl<T, D> Admission<T, D> {
     }
 }
 
+/// What the runner's poll gives: the poll, and the wakers its registration displaced.
+pub(super) type RunnerPoll<T, D> = (Poll<Option<Started<T, D>>>, Displaced);
+
 /// How a submission goes on after [`State::begin`].
 pub(super) enum Submission<T, D> {
     /// Decided without comparing drivers.
@@ -364,7 +367,7 @@ impl<T, R, D, const N: usize> State<T, R, D, N> {
     pub(super) fn poll_start(
         &mut self,
         waker: Registering<'_>,
-    ) -> Result<(Poll<Option<Started<T, D>>>, Displaced), Option<Waker>> {
+    ) -> Result<RunnerPoll<T, D>, Option<Waker>> {
         let unneeded = |waker| Displaced {
             replaced: None,
             unneeded: match waker {
