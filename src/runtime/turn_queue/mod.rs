@@ -28,8 +28,8 @@
 //! # Guarantees
 //!
 //! - **Every ticket settles exactly once** (complete, interrupted, coalesced, dropped or
-//!   cancelled) and then answers [`AlreadyRead`] at once, never a second outcome; the operation that settles a pending ticket wakes
-//!   it, after releasing the lock. A running turn is never cancelled, coalesced or dropped.
+//!   cancelled) and then answers [`AlreadyRead`] at once, never a second outcome; the
+//!   operation that settles a pending ticket wakes it, after releasing the lock. A running turn is never cancelled, coalesced or dropped.
 //! - **No allocation**: storage is inline (`N` pending entries, `2N + 1` slots); only the
 //!   conversions into the session family allocate (the id text).
 //! - **O(1)** submit, start, finish, abort, poll and drop; `clear` and `shutdown` are O(N).

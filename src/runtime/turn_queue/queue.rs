@@ -107,11 +107,12 @@ impl<M: RawMutex, T, R, D, const N: usize> TurnQueue<M, T, R, D, N> {
     /// # Errors
     ///
     /// [`NotAccepted::Reentered`] when called from a driver's `PartialEq` during another
-    /// submission. Otherwise [`NotAccepted`] with the input, no id minted: [`ShutDown`](NotAccepted::ShutDown) after
-    /// [`shutdown`](Self::shutdown); [`IdsExhausted`](NotAccepted::IdsExhausted) once the id
-    /// `u64::MAX` has been minted (ids never wrap); [`UnreadTickets`](NotAccepted::UnreadTickets)
-    /// when fewer than `N` are pending but every slot parks an outcome its live ticket has not
-    /// read (the host holds more than `N` settled tickets unread; read or drop them).
+    /// submission. Otherwise [`NotAccepted`] with the input, no id minted:
+    /// [`ShutDown`](NotAccepted::ShutDown) after [`shutdown`](Self::shutdown);
+    /// [`IdsExhausted`](NotAccepted::IdsExhausted) once the id `u64::MAX` has been minted (ids
+    /// never wrap); [`UnreadTickets`](NotAccepted::UnreadTickets) when fewer than `N` are pending
+    /// but every slot parks an outcome its live ticket has not read (the host holds more than `N`
+    /// settled tickets unread; read or drop them).
     pub fn submit(
         &self,
         input: T,
@@ -310,7 +311,8 @@ impl<M: RawMutex, T, R, D, const N: usize> TurnQueue<M, T, R, D, N> {
 
     /// Shuts the queue down: clears it through the same path as [`clear`](Self::clear) (so every
     /// pending ticket settles `cancelled`; there is no shutdown reason) and refuses every later
-    /// submission with [`NotAccepted::ShutDown`]. A running turn still settles through `finish` or `abort`.
+    /// submission with [`NotAccepted::ShutDown`]. A running turn still settles through `finish`
+    /// or `abort`.
     /// Idempotent; O(N); allocates nothing.
     ///
     /// # Errors

@@ -360,8 +360,8 @@ impl<T, R, D, const N: usize> State<T, R, D, N> {
 
     /// The runner's poll: [`start`](Self::start), except that while nothing can start (a turn
     /// runs, or nothing is pending) `waker` is registered as the runner's; what it displaced is
-    /// handed back (the replaced runner's waker, to wake; an unneeded clone, to drop). `Ready(None)` once shut down
-    /// with nothing running. `Err` when a borrowed waker must be cloned first, or (with the clone
+    /// handed back (the replaced runner's waker, to wake; an unneeded clone, to drop).
+    /// `Ready(None)` once shut down with nothing running. `Err` when a borrowed waker must be cloned first, or (with the clone
     /// handed back) when the start was refused because a driver's `PartialEq` called back: the
     /// caller wakes its task to poll again.
     pub(super) fn poll_start(
