@@ -36,7 +36,9 @@ fn main() {
         let mut outcomes = terminal.join().expect("the terminal thread");
         outcomes.extend(phone.join().expect("the phone thread"));
         // Every driver has its answer: close the queue, which ends the runner's loop.
-        queue.shutdown();
+        queue
+            .shutdown()
+            .expect("no driver's comparison is calling back");
         let ran = runner.join().expect("the runner thread");
         assert_eq!(ran, 3, "every submission ran exactly once");
         outcomes
@@ -81,7 +83,9 @@ fn drive(
                 .submit((*input).into(), driver)
                 .expect("the queue is open");
             println!("{driver}: submitted {input:?} as turn {}", ticket.id());
-            (driver, (*input).into(), block_on(ticket))
+            // Awaited by value, so never `AlreadyRead`.
+            let settled = block_on(ticket).expect("awaited once");
+            (driver, (*input).into(), settled)
         })
         .collect()
 }

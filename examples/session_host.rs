@@ -340,7 +340,8 @@ fn co_drive() {
     queue
         .finish(next.id, format!("done: {}", next.input))
         .expect("it is running");
-    let cleared = queue.clear(); // the owner cancels what still waits
+    // The owner cancels what still waits (refused only from inside a driver's comparison).
+    let cleared = queue.clear().expect("not called back from a comparison");
     let drivers: Vec<_> = cleared.drivers().collect();
     println!("cleared {} input(s) from {drivers:?}", cleared.cancelled());
 
@@ -352,7 +353,8 @@ fn co_drive() {
         ("docs", &mut docs),
     ];
     for (name, ticket) in tickets {
-        match ticket.try_settled() {
+        // `Err(AlreadyRead)` only for a ticket read before; these are read here once.
+        match ticket.try_settled().expect("each ticket is read once") {
             Some(Settled::Complete(reply)) => {
                 println!("turn {} ({name}) completed: {reply}", ticket.id());
             }
@@ -365,7 +367,7 @@ fn co_drive() {
     }
     // A submission dropped at capacity hands its input back.
     assert_eq!(docs.take_dropped_input(), Some("update the docs"));
-    queue.shutdown();
+    queue.shutdown().expect("not called back from a comparison");
     let refused = queue.submit("hello?", "phone").expect_err("shut down");
     println!(
         "after shutdown, the input comes back: {:?}",

@@ -11,7 +11,9 @@ use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll, Waker};
 
-use agent_interface::runtime::turn_queue::{REFERENCE_DEPTH, Settled, TurnQueue, TurnTicket};
+use agent_interface::runtime::turn_queue::{
+    AlreadyRead, REFERENCE_DEPTH, Settled, TurnQueue, TurnTicket,
+};
 use agent_interface::session::turns::TurnNotRunReason;
 use embassy_sync::blocking_mutex::raw::CriticalSectionRawMutex;
 
@@ -24,7 +26,7 @@ type Queue = TurnQueue<CriticalSectionRawMutex, u32, u32, u8, REFERENCE_DEPTH>;
 type Ticket<'q> = TurnTicket<'q, CriticalSectionRawMutex, u32, u32, u8, REFERENCE_DEPTH>;
 
 /// Polls a ticket once with the no-op waker (registers it, as an executor would).
-fn poll(ticket: &mut Ticket<'_>) -> Poll<Settled<u32>> {
+fn poll(ticket: &mut Ticket<'_>) -> Poll<Result<Settled<u32>, AlreadyRead>> {
     Pin::new(ticket).poll(&mut Context::from_waker(Waker::noop()))
 }
 
@@ -40,7 +42,7 @@ fn round_trip(queue: &Queue, i: u32) {
         queue.finish(turn.id, i).expect("running");
         Settled::Complete(i)
     };
-    assert_eq!(poll(&mut ticket), Poll::Ready(settled));
+    assert_eq!(poll(&mut ticket), Poll::Ready(Ok(settled)));
 }
 
 /// Fills the queue (two alternating drivers), then submits on the full queue: from the tail's
@@ -54,7 +56,11 @@ fn full_queue(queue: &Queue, round: u32) {
     let mut replaced = None;
     for i in 0..64 {
         let mut dropped = queue.submit(round + i, 7).expect("open");
-        let not_run = dropped.try_settled().and_then(|s| s.not_run());
+        let not_run = dropped
+            .try_settled()
+            .ok()
+            .flatten()
+            .and_then(|s| s.not_run());
         assert_eq!(not_run.map(|n| n.reason), Some(TurnNotRunReason::Dropped));
         assert_eq!(dropped.take_dropped_input(), Some(round + i));
         // The newest entry is driver 1's: this replaces it in place.
@@ -65,7 +71,7 @@ fn full_queue(queue: &Queue, round: u32) {
     let turn = queue.start().expect("starts");
     queue.finish(turn.id, round).expect("running");
     assert_eq!(replaced.as_mut().map(poll), Some(Poll::Pending));
-    let cleared = queue.clear();
+    let cleared = queue.clear().expect("not re-entered");
     assert_eq!(cleared.cancelled(), REFERENCE_DEPTH - 1);
     assert_eq!(cleared.drivers().count(), 2);
     for (i, ticket) in held.iter_mut().enumerate() {

@@ -83,6 +83,9 @@ async fn main(spawner: Spawner) {
     let phone_typo = QUEUE.submit("status plz", "phone").expect("open");
     let phone = QUEUE.submit("status please", "phone").expect("open");
     let (owner, phone_typo, phone) = embassy_futures::join::join3(owner, phone_typo, phone).await;
+    // Awaited by value, a ticket returns its outcome once: never `AlreadyRead`.
+    let read = |outcome: Result<Settled<usize>, _>| outcome.expect("awaited once");
+    let (owner, phone_typo, phone) = (read(owner), read(phone_typo), read(phone));
     assert_eq!(owner, Settled::Complete(2));
     assert_eq!(phone, Settled::Complete(2));
     let coalesced = phone_typo.not_run().map(|not_run| not_run.reason);
@@ -92,7 +95,7 @@ async fn main(spawner: Spawner) {
         phone,
         coalesced
     );
-    QUEUE.shutdown();
+    let _cleared = QUEUE.shutdown();
 
     // The other side: the frames arrive pairwise swapped and still come out in order.
     let mut frames = Vec::new();

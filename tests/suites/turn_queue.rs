@@ -64,6 +64,8 @@ where
 {
     ticket
         .try_settled()
+        .ok()
+        .flatten()
         .and_then(|settled| settled.not_run())
         .map(|not_run| not_run.reason)
 }
@@ -90,7 +92,8 @@ fn run_next<T, D, const N: usize>(
 
 /// The whole pool of `2N + 1` slots is free: nothing pending, nothing running, no live ticket
 /// holds a slot. Proven by using every slot: `N` cancelled and one finished outcome parked unread,
-/// `N` pending, one running; one more submission is then dropped with fewer than `N` pending.
+/// `N` pending, one running; one more submission is then refused (`UnreadTickets`) with fewer
+/// than `N` pending.
 fn assert_capacity_reusable<const N: usize>(queue: &TurnQueue<Raw, u32, u32, u8, N>) {
     assert_eq!(queue.pending(), 0);
     assert_eq!(queue.running(), None);
@@ -99,7 +102,7 @@ fn assert_capacity_reusable<const N: usize>(queue: &TurnQueue<Raw, u32, u32, u8,
         cancelled.push(queue.submit(i as u32, 10 + (i % 2) as u8).expect("open"));
     }
     assert_eq!(queue.pending(), N);
-    assert_eq!(queue.clear().cancelled(), N);
+    assert_eq!(queue.clear().unwrap().cancelled(), N);
     let mut finished = queue.submit(100, 12).expect("open");
     assert!(waiting(&mut finished));
     let turn = queue.start().expect("starts");
@@ -114,24 +117,77 @@ fn assert_capacity_reusable<const N: usize>(queue: &TurnQueue<Raw, u32, u32, u8,
     }
     let running = queue.start().expect("starts");
     assert_eq!(queue.pending(), N - 1);
-    let mut overflow = queue.submit(300, 30).expect("open");
     assert_eq!(
-        reason(&mut overflow),
-        Some(Dropped),
+        queue.submit(300, 30).map(|ticket| ticket.id()),
+        Err(NotAccepted::UnreadTickets(300)),
         "all 2N+1 slots were in use"
     );
-    assert_eq!(overflow.take_dropped_input(), Some(300));
     // Settle and read everything; the pool is free again.
     queue.finish(running.id, 8).expect("finishes");
-    queue.clear();
+    queue.clear().unwrap();
     for mut ticket in cancelled {
         assert_eq!(reason(&mut ticket), Some(Cancelled));
     }
-    assert_eq!(finished.try_settled(), Some(Settled::Complete(7)));
+    assert_eq!(finished.try_settled(), Ok(Some(Settled::Complete(7))));
     let (first, rest) = queued.split_first_mut().expect("N > 0");
-    assert_eq!(first.try_settled(), Some(Settled::Complete(8)));
+    assert_eq!(first.try_settled(), Ok(Some(Settled::Complete(8))));
     for ticket in rest {
         assert_eq!(reason(ticket), Some(Cancelled));
+    }
+}
+
+/// A queue whose drivers call back into it from `PartialEq`.
+type ReentrantQueue = TurnQueue<Raw, u32, u32, Reentrant, 4>;
+
+/// A driver whose `PartialEq` calls every operation of its own queue (issue 37): what touches
+/// the entry being compared is refused with a typed refusal, everything else works.
+struct Reentrant {
+    queue: &'static ReentrantQueue,
+    id: u32,
+    /// How many comparisons called back.
+    calls: &'static AtomicUsize,
+}
+
+impl PartialEq for Reentrant {
+    fn eq(&self, other: &Self) -> bool {
+        let queue = self.queue;
+        self.calls.fetch_add(1, Ordering::SeqCst);
+        let pending = queue.pending();
+        assert!(pending > 0, "a comparison needs a pending entry");
+        assert!(alloc::format!("{queue:?}").contains("pending"));
+        let _ = queue.is_shut_down();
+        let again = Reentrant {
+            queue,
+            id: 99,
+            calls: self.calls,
+        };
+        assert_eq!(
+            queue.submit(99, again).map(|t| t.id()),
+            Err(NotAccepted::Reentered(99))
+        );
+        assert_eq!(queue.clear().map(|c| c.cancelled()), Err(Reentered));
+        assert_eq!(queue.shutdown().map(|c| c.cancelled()), Err(Reentered));
+        assert!(!queue.is_shut_down());
+        if pending == 1 {
+            // A runner cannot take the entry being compared: it is woken to poll again.
+            let (counter, waker) = Counter::waker();
+            let mut next = core::pin::pin!(queue.next_turn());
+            assert!(
+                next.as_mut()
+                    .poll(&mut Context::from_waker(&waker))
+                    .is_pending()
+            );
+            assert_eq!(counter.wakes(), 1);
+        }
+        match queue.start() {
+            // The oldest entry is the one being compared.
+            Err(NotStarted::Reentered) => assert_eq!(pending, 1),
+            // An older entry starts, and the runner ends it, from inside the comparison.
+            Ok(turn) => queue.finish(turn.id, turn.input * 10).unwrap(),
+            Err(other) => panic!("start from a comparison gave {other:?}"),
+        }
+        assert_eq!(queue.pending(), 1);
+        self.id == other.id
     }
 }
 
@@ -167,7 +223,7 @@ cases! {
             assert_eq!(reason(&mut o3), Some(Coalesced));
             assert_eq!(queue.pending(), 3);
             queue.finish(turn.id, 0).unwrap();
-            assert_eq!(running.try_settled(), Some(Settled::Complete(0)));
+            assert_eq!(running.try_settled(), Ok(Some(Settled::Complete(0))));
             // The coalesced entry kept its place; it runs with the newest input and id.
             assert_eq!(run_next(&queue, 0).input, 2);
             assert_eq!(run_next(&queue, 0).input, 3);
@@ -194,10 +250,10 @@ cases! {
             assert!(!late.is_terminated() && waiting(&mut kept));
             assert_eq!(late.take_dropped_input(), Some(2));
             assert_eq!(late.take_dropped_input(), None);
-            let settled = late.try_settled().unwrap();
+            let settled = late.try_settled().unwrap().unwrap();
             assert_eq!(settled.not_run(), Some(NotRun { turn_id: late.id(), reason: Dropped }));
             assert!(late.is_terminated());
-            assert_eq!(late.try_settled(), None);
+            assert_eq!(late.try_settled(), Err(AlreadyRead { turn_id: late.id() }));
             // A dropped submission still had its id minted.
             assert_eq!(late.id().get(), 2);
             assert_eq!(queue.submit(3, "agent").unwrap().id().get(), 3);
@@ -214,7 +270,7 @@ cases! {
                 queue.submit(4, "laptop").unwrap(),
                 queue.submit(5, "phone").unwrap(),
             ];
-            let cleared = queue.clear();
+            let cleared = queue.clear().unwrap();
             assert_eq!(cleared.cancelled(), 5);
             assert!(!cleared.is_empty());
             assert_eq!(cleared.drivers().copied().collect::<Vec<_>>(), ["owner", "phone", "laptop"]);
@@ -227,8 +283,8 @@ cases! {
             assert_eq!(queue.running(), Some(turn.id));
             assert!(waiting(&mut running));
             queue.finish(turn.id, 9).unwrap();
-            assert_eq!(running.try_settled(), Some(Settled::Complete(9)));
-            let again = queue.clear();
+            assert_eq!(running.try_settled(), Ok(Some(Settled::Complete(9))));
+            let again = queue.clear().unwrap();
             assert!(again.is_empty());
             assert_eq!(again.drivers().count(), 0);
         }
@@ -238,20 +294,20 @@ cases! {
             let mut running = queue.submit(1, "owner").unwrap();
             let turn = queue.start().unwrap();
             let mut pending = queue.submit(2, "phone").unwrap();
-            let cleared = queue.shutdown();
+            let cleared = queue.shutdown().unwrap();
             assert_eq!(cleared.drivers().copied().collect::<Vec<_>>(), ["phone"]);
             assert_eq!(reason(&mut pending), Some(Cancelled));
             assert!(queue.is_shut_down());
             let refused = queue.submit(3, "owner").unwrap_err();
-            assert_eq!(refused, ShutDown(3));
+            assert_eq!(refused, NotAccepted::ShutDown(3));
             assert_eq!(refused.to_string(), "the turn queue is shut down and accepts no more submissions");
             assert_eq!(refused.into_inner(), 3);
             assert_eq!(queue.start().unwrap_err(), NotStarted::Running(turn.id));
             // The running turn still settles; then nothing runs any more.
             queue.abort(turn.id, 5).unwrap();
-            assert_eq!(running.try_settled(), Some(Settled::Interrupted(5)));
+            assert_eq!(running.try_settled(), Ok(Some(Settled::Interrupted(5))));
             assert_eq!(queue.start().unwrap_err(), NotStarted::ShutDown);
-            assert!(queue.shutdown().is_empty());
+            assert!(queue.shutdown().unwrap().is_empty());
             // No id was minted for the refused submission.
             let debug = "TurnQueue { depth: 4, pending: 0, running: None, shut_down: true }";
             assert_eq!(alloc::format!("{queue:?}"), debug);
@@ -274,10 +330,10 @@ cases! {
             assert_eq!(queue.finish(turn.id, 12).unwrap_err().running, None);
             let turn = queue.start().unwrap();
             queue.abort(turn.id, 21).unwrap();
-            let settled = a.try_settled().unwrap();
+            let settled = a.try_settled().unwrap().unwrap();
             assert!(!settled.is_interrupted());
             assert_eq!(settled.into_result(), Ok(11));
-            let settled = b.try_settled().unwrap();
+            let settled = b.try_settled().unwrap().unwrap();
             assert!(settled.is_interrupted());
             assert_eq!(settled.not_run(), None);
             assert_eq!(settled.into_result(), Ok(21));
@@ -317,24 +373,24 @@ cases! {
             let mut cancelled = queue.submit(4, "owner").unwrap();
             assert_eq!(replaced.wakes(), 1, "coalescing wakes the replaced ticket");
             let polled = poll_with(&mut coalesced, Waker::noop());
-            assert_eq!(polled.map(|s| s.not_run().map(|n| n.reason)), Poll::Ready(Some(Coalesced)));
+            assert_eq!(polled.map(|s| s.unwrap().not_run().map(|n| n.reason)), Poll::Ready(Some(Coalesced)));
 
             let turn = queue.start().unwrap();
             assert_eq!(runs.wakes(), 0, "starting settles nothing");
             queue.finish(turn.id, 10).unwrap();
             assert_eq!(runs.wakes(), 1);
-            assert_eq!(poll_with(&mut run, &runs_waker), Poll::Ready(Settled::Complete(10)));
+            assert_eq!(poll_with(&mut run, &runs_waker), Poll::Ready(Ok(Settled::Complete(10))));
 
             let turn = queue.start().unwrap();
             queue.abort(turn.id, 20).unwrap();
             assert_eq!(aborted.wakes(), 1);
-            assert_eq!(poll_with(&mut abort, &aborted_waker), Poll::Ready(Settled::Interrupted(20)));
+            assert_eq!(poll_with(&mut abort, &aborted_waker), Poll::Ready(Ok(Settled::Interrupted(20))));
 
             // A second task polling the ticket replaces the first one's waker.
             let (first, first_waker) = Counter::waker();
             assert!(poll_with(&mut cancelled, &first_waker).is_pending());
             assert!(poll_with(&mut cancelled, &cleared_waker).is_pending());
-            queue.clear();
+            queue.clear().unwrap();
             assert_eq!((first.wakes(), cleared.wakes()), (0, 1));
             assert_eq!(reason(&mut cancelled), Some(Cancelled));
             // Nothing woke anything twice.
@@ -377,13 +433,13 @@ cases! {
             let mut next = core::pin::pin!(queue.next_turn());
             let mut poll = |waker: &Waker| next.as_mut().poll(&mut Context::from_waker(waker));
             assert!(poll(&runner_waker).is_pending());
-            queue.shutdown();
+            queue.shutdown().unwrap();
             assert_eq!(runner.wakes(), 1, "shutting down wakes the runner");
             assert!(poll(&runner_waker).is_pending(), "the running turn still has to end");
             queue.abort(turn.id, 3).unwrap();
             assert_eq!(runner.wakes(), 2);
             assert!(matches!(poll(&runner_waker), Poll::Ready(None)));
-            assert_eq!(ticket.try_settled(), Some(Settled::Interrupted(3)));
+            assert_eq!(ticket.try_settled(), Ok(Some(Settled::Interrupted(3))));
             // A second runner replaces the first one's registration and wakes it.
             let queue: Queue<4> = TurnQueue::new();
             let (first, first_waker) = Counter::waker();
@@ -417,7 +473,7 @@ cases! {
             };
             assert_eq!(turn.input, 1);
             queue.finish(turn.id, 10).unwrap();
-            assert_eq!(ticket.try_settled(), Some(Settled::Complete(10)));
+            assert_eq!(ticket.try_settled(), Ok(Some(Settled::Complete(10))));
         }
 
         fn a_runner_loop_takes_every_turn_in_order_then_ends() {
@@ -435,10 +491,10 @@ cases! {
                 let mut settled = Vec::new();
                 for input in 1..=3 {
                     let ticket = queue.submit(input, if input % 2 == 0 { "phone" } else { "owner" }).unwrap();
-                    settled.push(ticket.await);
+                    settled.push(ticket.await.unwrap());
                     embassy_futures::yield_now().await;
                 }
-                queue.shutdown();
+                queue.shutdown().unwrap();
                 settled
             };
             let (ran, settled) = embassy_futures::block_on(embassy_futures::join::join(runner, drivers));
@@ -461,12 +517,12 @@ cases! {
                 queue.finish(turn.id, turn.input * 7).unwrap();
             };
             let (settled, ()) = embassy_futures::block_on(embassy_futures::join::join(awaited, runner));
-            assert_eq!(settled, Settled::Complete(42));
+            assert_eq!(settled, Ok(Settled::Complete(42)));
             assert!(polls >= 3, "the ticket was pending before it settled ({polls} polls)");
             // A ticket that is ready at once needs no executor at all.
             let ready = queue.submit(1, "owner").unwrap();
-            queue.shutdown();
-            assert_eq!(crate::support::block_on(ready).not_run().map(|n| n.reason), Some(Cancelled));
+            queue.shutdown().unwrap();
+            assert_eq!(crate::support::block_on(ready).unwrap().not_run().map(|n| n.reason), Some(Cancelled));
         }
 
         fn a_ticket_settles_once_and_is_terminated_after() {
@@ -475,11 +531,14 @@ cases! {
             assert!(!ticket.is_terminated());
             assert_eq!(alloc::format!("{ticket:?}"), "TurnTicket { id: TurnId(1), stage: \"waiting\" }");
             run_next(&queue, 3);
-            assert_eq!(poll_with(&mut ticket, Waker::noop()), Poll::Ready(Settled::Complete(3)));
+            assert_eq!(poll_with(&mut ticket, Waker::noop()), Poll::Ready(Ok(Settled::Complete(3))));
             assert!(ticket.is_terminated());
             assert_eq!(alloc::format!("{ticket:?}"), "TurnTicket { id: TurnId(1), stage: \"terminated\" }");
-            assert_eq!(poll_with(&mut ticket, Waker::noop()), Poll::Pending);
-            assert_eq!(ticket.try_settled(), None);
+            // Read once: asked again, it answers the typed refusal at once.
+            let read = AlreadyRead { turn_id: ticket.id() };
+            assert_eq!(poll_with(&mut ticket, Waker::noop()), Poll::Ready(Err(read)));
+            assert_eq!(ticket.try_settled(), Err(read));
+            assert_eq!(read.to_string(), "turn 1's ticket already returned its outcome");
             assert_eq!(ticket.take_dropped_input(), None);
         }
 
@@ -507,7 +566,7 @@ cases! {
             let turn = queue.start().unwrap();
             assert_eq!(turn.id, newest.id());
             queue.finish(turn.id, 5).unwrap();
-            assert_eq!(newest.try_settled(), Some(Settled::Complete(5)));
+            assert_eq!(newest.try_settled(), Ok(Some(Settled::Complete(5))));
             drop(newest);
             assert_capacity_reusable(&queue);
             assert_capacity_reusable(&queue);
@@ -526,7 +585,7 @@ cases! {
             let mut ticket = SHARED.submit(1, 0).unwrap();
             let turn = SHARED.start().unwrap();
             SHARED.finish(turn.id, 2).unwrap();
-            assert_eq!(ticket.try_settled(), Some(Settled::Complete(2)));
+            assert_eq!(ticket.try_settled(), Ok(Some(Settled::Complete(2))));
             use alloc::rc::Rc;
             let local: TurnQueue<NoopRawMutex, Rc<str>, Rc<str>, Rc<str>, 2> = TurnQueue::default();
             let owner: Rc<str> = Rc::from("owner");
@@ -534,7 +593,7 @@ cases! {
             let turn = local.start().unwrap();
             assert!(Rc::ptr_eq(&turn.driver, &owner));
             local.finish(turn.id, turn.input).unwrap();
-            assert_eq!(ticket.try_settled().map(|s| s.into_result().ok()), Some(Some(Rc::from("hi"))));
+            assert_eq!(ticket.try_settled().map(|s| s.map(|s| s.into_result().ok())), Ok(Some(Some(Rc::from("hi")))));
         }
 
         fn a_zero_depth_queue_drops_everything() {
@@ -542,7 +601,7 @@ cases! {
             let mut ticket = queue.submit(1, "owner").unwrap();
             assert_eq!(reason(&mut ticket), Some(Dropped));
             assert_eq!(queue.start().unwrap_err(), NotStarted::Empty);
-            assert!(queue.clear().is_empty());
+            assert!(queue.clear().unwrap().is_empty());
         }
 
         fn not_run_outcomes_convert_into_the_session_family() {
@@ -550,7 +609,7 @@ cases! {
             let _a = queue.submit(1, "owner").unwrap();
             let mut b = queue.submit(2, "owner").unwrap();
             drop(queue.submit(3, "owner").unwrap());
-            let not_run = b.try_settled().unwrap().not_run().unwrap();
+            let not_run = b.try_settled().unwrap().unwrap().not_run().unwrap();
             assert_eq!(not_run.to_string(), "turn 8 never ran: coalesced");
             let session: TurnNotRun = not_run.into();
             assert_eq!(session, TurnNotRun::new("8", Coalesced));
@@ -572,7 +631,7 @@ cases! {
             queue.finish(turn.id, Err("model unavailable".to_string())).unwrap();
             let turn = queue.start().unwrap();
             queue.abort(turn.id, Ok(reply.clone())).unwrap();
-            queue.clear();
+            queue.clear().unwrap();
             let block = |handle: agent_interface::session::turns::TurnHandle<_>| {
                 crate::support::block_on(core::future::IntoFuture::into_future(handle))
             };
@@ -595,8 +654,113 @@ cases! {
             let queue: TurnQueue<Raw, (), ExecutionResult, u8, 1> = TurnQueue::new();
             let _first = queue.submit((), 1).unwrap();
             let mut dropped = queue.submit((), 2).unwrap();
-            let never: TurnCompletion = dropped.try_settled().unwrap().into();
+            let never: TurnCompletion = dropped.try_settled().unwrap().unwrap().into();
             assert_eq!(never.unwrap_err().not_run(), Some(&TurnNotRun::new("2", Dropped)));
+        }
+    }
+
+    mod misuse {
+        // Issue 37, point 6: the misuse promise holds for every input.
+
+        fn a_driver_whose_partial_eq_calls_back_into_the_queue_gets_refusals_not_a_panic() {
+            static CALLS: AtomicUsize = AtomicUsize::new(0);
+            let queue: &'static ReentrantQueue = alloc::boxed::Box::leak(alloc::boxed::Box::new(TurnQueue::new()));
+            let driver = |id| Reentrant { queue, id, calls: &CALLS };
+            let mut first = queue.submit(1, driver(1)).unwrap();
+            // Compared with driver 1's entry, the only one: starting it is refused meanwhile.
+            let mut second = queue.submit(2, driver(2)).unwrap();
+            assert_eq!(CALLS.load(Ordering::SeqCst), 1);
+            assert_eq!(queue.pending(), 2);
+            assert!(waiting(&mut first));
+            // Compared with driver 2's entry: the older one starts and finishes meanwhile.
+            let mut third = queue.submit(3, driver(2)).unwrap();
+            assert_eq!(CALLS.load(Ordering::SeqCst), 2);
+            assert_eq!(first.try_settled(), Ok(Some(Settled::Complete(10))));
+            assert_eq!(reason(&mut second), Some(Coalesced));
+            assert_eq!(queue.pending(), 1);
+            // Nothing was left lent out: the queue starts, clears and shuts down as usual.
+            let turn = queue.start().unwrap();
+            assert_eq!((turn.id, turn.input, turn.driver.id), (third.id(), 3, 2));
+            queue.finish(turn.id, 30).unwrap();
+            assert_eq!(third.try_settled(), Ok(Some(Settled::Complete(30))));
+            let _fourth = queue.submit(4, driver(4)).unwrap();
+            assert_eq!(queue.shutdown().map(|c| c.cancelled()), Ok(1));
+            assert_eq!(CALLS.load(Ordering::SeqCst), 2);
+        }
+
+        fn holding_2n_plus_1_settled_tickets_unread_does_not_drop_submissions_silently() {
+            let queue: TurnQueue<Raw, u32, u32, u8, 1> = TurnQueue::new();
+            let mut unread = Vec::new();
+            for i in 0..3 {
+                unread.push(queue.submit(i, 0).unwrap());
+                run_next(&queue, i);
+            }
+            assert_eq!(queue.pending(), 0);
+            // 2N + 1 = 3 outcomes parked unread, nothing pending: refused with its own reason.
+            let refused = queue.submit(9, 1).map(|ticket| ticket.id()).unwrap_err();
+            assert_eq!(refused, NotAccepted::UnreadTickets(9));
+            assert_eq!(
+                refused.to_string(),
+                "every slot of the turn queue parks an outcome its ticket has not read"
+            );
+            // No id was minted for it, and reading one ticket frees its slot.
+            assert_eq!(unread[0].try_settled(), Ok(Some(Settled::Complete(0))));
+            let mut next = queue.submit(10, 1).unwrap();
+            assert_eq!(next.id().get(), 4);
+            assert!(waiting(&mut next));
+            // With a slot free again, a full queue (N = 1 pending) is what drops, as `dropped`.
+            drop(unread.pop());
+            assert_eq!(reason(&mut queue.submit(11, 2).unwrap()), Some(Dropped));
+        }
+
+        fn running_out_of_ids_is_an_error_not_a_wrap() {
+            let queue: Queue<4> = TurnQueue::with_first_id(u64::MAX);
+            let mut last = queue.submit(1, "owner").unwrap();
+            assert_eq!(last.id().get(), u64::MAX);
+            // Neither an append nor a coalesce mints an id once the last one is gone.
+            let refused = queue.submit(2, "phone").unwrap_err();
+            assert_eq!(refused, NotAccepted::IdsExhausted(2));
+            assert_eq!(refused.to_string(), "the turn queue has minted its last turn id");
+            assert_eq!(queue.submit(3, "owner").unwrap_err().into_inner(), 3);
+            assert_eq!(queue.pending(), 1);
+            // What the queue holds still runs and settles.
+            run_next(&queue, 5);
+            assert_eq!(last.try_settled(), Ok(Some(Settled::Complete(5))));
+            assert_eq!(queue.submit(4, "owner").unwrap_err(), NotAccepted::IdsExhausted(4));
+            assert!(queue.shutdown().unwrap().is_empty());
+            assert_eq!(queue.submit(5, "owner").unwrap_err(), NotAccepted::ShutDown(5));
+        }
+
+        fn a_settled_ticket_polled_again_answers_instead_of_pending_for_ever() {
+            let queue: Queue<4> = TurnQueue::new();
+            // Read as a future, then polled and asked again: `AlreadyRead`, every time.
+            let mut ran = queue.submit(1, "owner").unwrap();
+            run_next(&queue, 3);
+            assert_eq!(poll_with(&mut ran, Waker::noop()), Poll::Ready(Ok(Settled::Complete(3))));
+            let read = AlreadyRead { turn_id: ran.id() };
+            for _ in 0..2 {
+                assert_eq!(poll_with(&mut ran, Waker::noop()), Poll::Ready(Err(read)));
+                assert_eq!(ran.try_settled(), Err(read));
+            }
+            // Every kind of outcome: coalesced, dropped at capacity, cancelled.
+            let queue: Queue<1> = TurnQueue::new();
+            let mut coalesced = queue.submit(1, "owner").unwrap();
+            let mut cancelled = queue.submit(2, "owner").unwrap();
+            let mut dropped = queue.submit(3, "phone").unwrap();
+            queue.clear().unwrap();
+            for ticket in [&mut coalesced, &mut cancelled, &mut dropped] {
+                assert!(ticket.try_settled().unwrap().is_some());
+                let read = AlreadyRead { turn_id: ticket.id() };
+                assert_eq!(ticket.try_settled(), Err(read));
+                assert_eq!(poll_with(ticket, Waker::noop()), Poll::Ready(Err(read)));
+            }
+            // Through the session family's handle the ticket inside says so too.
+            let queue: TurnQueue<Raw, (), ExecutionResult, u8, 1> = TurnQueue::new();
+            let mut handle = queue.submit((), 1).unwrap().into_turn_handle::<()>().completed;
+            queue.shutdown().unwrap();
+            assert!(poll_with(&mut handle, Waker::noop()).is_ready());
+            assert!(poll_with(&mut handle, Waker::noop()).is_pending());
+            assert!(handle.ticket().try_settled().is_err());
         }
     }
 
@@ -692,14 +856,14 @@ cases! {
                 queue.submit(4, Some("owner")).unwrap(),
                 queue.submit(5, Some("remote:a")).unwrap(),
             ];
-            let cleared = queue.clear();
+            let cleared = queue.clear().unwrap();
             let ids: Vec<_> = cleared.drivers().flatten().copied().collect();
             assert_eq!(ids, ["owner", "remote:a"]);
             assert_eq!(cleared.cancelled(), 5);
             for ticket in &mut tickets {
                 assert_eq!(reason(ticket), Some(Cancelled));
             }
-            assert!(queue.clear().is_empty());
+            assert!(queue.clear().unwrap().is_empty());
             assert_eq!(queue.start().unwrap_err(), NotStarted::Empty);
         }
 
@@ -765,7 +929,7 @@ cases! {
             // shift-empty/{f545c536e,02dedc745}
             let queue: Queue<32> = TurnQueue::new();
             assert_eq!(queue.start().unwrap_err(), NotStarted::Empty);
-            let cleared = queue.clear();
+            let cleared = queue.clear().unwrap();
             assert!(cleared.is_empty() && cleared.drivers().next().is_none());
         }
 
@@ -792,7 +956,7 @@ cases! {
             assert_eq!(reason(&mut r2), Some(Coalesced));
             let mut o2 = queue.submit("stop", "owner").unwrap();
             assert_eq!(queue.pending(), 2);
-            let cleared = queue.clear();
+            let cleared = queue.clear().unwrap();
             assert_eq!(cleared.drivers().copied().collect::<Vec<_>>(), ["remote:phone", "owner"]);
             assert_eq!((reason(&mut r3), reason(&mut o2)), (Some(Cancelled), Some(Cancelled)));
         }
@@ -815,7 +979,7 @@ cases! {
             }
             assert!(seen.complete > 0 && seen.interrupted > 0, "{seen:?}");
             assert!(seen.coalesced > 0 && seen.dropped > 0 && seen.cancelled > 0, "{seen:?}");
-            assert!(seen.refused > 0 && seen.dropped_without_full_ring > 0, "{seen:?}");
+            assert!(seen.refused > 0 && seen.refused_for_unread_tickets > 0, "{seen:?}");
             assert!(seen.abandoned > 0 && seen.capacity_checks > 0, "{seen:?}");
         }
     }
@@ -847,7 +1011,7 @@ struct Coverage {
     interrupted: usize,
     coalesced: usize,
     dropped: usize,
-    dropped_without_full_ring: usize,
+    refused_for_unread_tickets: usize,
     cancelled: usize,
     refused: usize,
     abandoned: usize,
@@ -950,10 +1114,14 @@ fn check_poll<const N: usize>(
     let polled = if with_waker {
         poll_with(ticket, &record.waker)
     } else {
-        ticket.try_settled().map_or(Poll::Pending, Poll::Ready)
+        match ticket.try_settled() {
+            Ok(Some(settled)) => Poll::Ready(Ok(settled)),
+            Ok(None) => Poll::Pending,
+            Err(read) => Poll::Ready(Err(read)),
+        }
     };
     match (record.outcome, record.read, polled) {
-        (Some(expected), false, Poll::Ready(settled)) => {
+        (Some(expected), false, Poll::Ready(Ok(settled))) => {
             let actual = match settled {
                 Settled::Complete(result) => Expected::Complete(result),
                 Settled::Interrupted(result) => Expected::Interrupted(result),
@@ -969,7 +1137,10 @@ fn check_poll<const N: usize>(
             record.read = true;
             assert!(ticket.is_terminated());
         }
-        (Some(_), true, Poll::Pending) => assert!(ticket.is_terminated()),
+        (Some(_), true, Poll::Ready(Err(read))) => {
+            assert_eq!(read.turn_id, record.id);
+            assert!(ticket.is_terminated());
+        }
         (None, _, Poll::Pending) => {
             record.registered |= with_waker;
         }
@@ -1009,14 +1180,29 @@ fn run_sequence<const N: usize>(rng: &mut XorShift, seen: &mut Coverage) {
             0..=34 => {
                 let driver = rng.below(drivers) as u8;
                 let input = rng.next() as u32;
+                let coalesces = matches!(model.pending.back(), Some(&(_, tail)) if tail == driver);
+                let unread = model.open
+                    && !coalesces
+                    && model.pending.len() < N
+                    && model.slots_in_use() == 2 * N + 1;
                 match queue.submit(input, driver) {
-                    Err(refused) => {
+                    Err(NotAccepted::ShutDown(refused)) => {
                         assert!(!model.open);
-                        assert_eq!(refused.into_inner(), input);
+                        assert_eq!(refused, input);
                         seen.refused += 1;
                     }
+                    Err(NotAccepted::UnreadTickets(refused)) => {
+                        assert!(unread, "refused for unread tickets with a slot free");
+                        assert_eq!(refused, input);
+                        seen.refused_for_unread_tickets += 1;
+                    }
+                    Err(refused) => panic!("the model never refuses with {refused:?}"),
                     Ok(ticket) => {
                         assert!(model.open, "submit after shutdown was accepted");
+                        assert!(
+                            !unread,
+                            "accepted with every slot parking an unread outcome"
+                        );
                         let key = model.records.len();
                         let (counter, waker) = Counter::waker();
                         model.records.push(Record {
@@ -1042,10 +1228,7 @@ fn run_sequence<const N: usize>(rng: &mut XorShift, seen: &mut Coverage) {
                                     *back = (key, driver);
                                 }
                             }
-                            _ if model.pending.len() == N || model.slots_in_use() == 2 * N + 1 => {
-                                if model.pending.len() < N {
-                                    seen.dropped_without_full_ring += 1;
-                                }
+                            _ if model.pending.len() == N => {
                                 model.decide(key, Expected::NotRun(Dropped), seen);
                             }
                             _ => model.pending.push_back((key, driver)),
@@ -1117,9 +1300,9 @@ fn run_sequence<const N: usize>(rng: &mut XorShift, seen: &mut Coverage) {
             65..=69 => {
                 let shutdown = roll == 69 && rng.below(3) == 0;
                 let cleared = if shutdown {
-                    queue.shutdown()
+                    queue.shutdown().unwrap()
                 } else {
-                    queue.clear()
+                    queue.clear().unwrap()
                 };
                 if shutdown {
                     model.open = false;
@@ -1177,10 +1360,10 @@ fn run_sequence<const N: usize>(rng: &mut XorShift, seen: &mut Coverage) {
     // Settle everything: clear (or shut down), finish the running turn, read every ticket.
     let shut = !model.open || rng.below(4) == 0;
     if shut {
-        queue.shutdown();
+        queue.shutdown().unwrap();
         model.open = false;
     } else {
-        queue.clear();
+        queue.clear().unwrap();
     }
     model.clear(seen);
     if let Some(key) = model.running.take() {

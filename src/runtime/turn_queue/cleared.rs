@@ -26,13 +26,16 @@ impl<D, const N: usize> Cleared<D, N> {
         }
     }
 
-    /// Counts one cancelled submission from `driver`, keeping the driver if it is new.
-    pub(super) fn note(&mut self, driver: D)
+    /// Counts one cancelled submission from `driver`, keeping the driver if it is new. (`None`
+    /// never comes: a clear waits while a driver is lent out.)
+    pub(super) fn note(&mut self, driver: Option<D>)
     where
         D: PartialEq,
     {
         self.cancelled += 1;
-        if !self.drivers.contains(&driver) {
+        if let Some(driver) = driver
+            && !self.drivers.contains(&driver)
+        {
             // At most `N` pending submissions, so at most `N` distinct drivers.
             let _ = self.drivers.push(driver);
         }

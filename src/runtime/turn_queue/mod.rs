@@ -11,7 +11,9 @@
 //! - Submitters: [`TurnQueue::submit`] mints the [`TurnId`] and returns a [`TurnTicket`] to
 //!   await. A new input from the driver of the newest pending one replaces it (that one settles
 //!   `coalesced`); with `N` pending it settles `dropped` and
-//!   [`TurnTicket::take_dropped_input`] hands the input back.
+//!   [`TurnTicket::take_dropped_input`] hands the input back. A host that holds more than `N`
+//!   settled tickets unread uses up the slots their outcomes wait in: then `submit` refuses with
+//!   [`NotAccepted::UnreadTickets`] (read or drop tickets to free them).
 //! - The host's runner: [`next_turn`](TurnQueue::next_turn) awaits the next turn (no spinning;
 //!   `None` once shut down), or [`start`](TurnQueue::start) takes the oldest pending submission
 //!   at once; then
@@ -19,22 +21,29 @@
 //!   ([`Settled::Interrupted`], partial result for local history only) names its id.
 //! - [`clear`](TurnQueue::clear) settles every pending submission `cancelled` and reports the
 //!   drivers ([`Cleared`]); [`shutdown`](TurnQueue::shutdown) clears, then refuses every
-//!   submission with [`ShutDown`].
+//!   submission with [`NotAccepted::ShutDown`].
 //! - Into the session family: [`NotRun`] → `session::turns::TurnNotRun`, a `Settled` →
 //!   `session::turns::TurnCompletion`, [`TurnTicket::into_turn_handle`] → `session::turns::TurnHandle`.
 //!
 //! # Guarantees
 //!
 //! - **Every ticket settles exactly once** (complete, interrupted, coalesced, dropped or
-//!   cancelled) and then yields nothing more; the operation that settles a pending ticket wakes
-//!   it, after releasing the lock. A running turn is never cancelled, coalesced or dropped.
+//!   cancelled) and then answers [`AlreadyRead`] at once, never a second outcome; the
+//!   operation that settles a pending ticket wakes it, after releasing the lock. A running turn is never cancelled, coalesced or dropped.
 //! - **No allocation**: storage is inline (`N` pending entries, `2N + 1` slots); only the
 //!   conversions into the session family allocate (the id text).
 //! - **O(1)** submit, start, finish, abort, poll and drop; `clear` and `shutdown` are O(N).
-//! - **Short locks**: one critical section per operation, running no user code but `D`'s
-//!   `PartialEq` (which must not call back into the queue); drops and wakes happen after it.
-//! - **No panics on misuse, no unsafe code, no `Send` bound**: typed refusals [`ShutDown`],
-//!   [`NotStarted`], [`NotRunning`].
+//! - **Short locks**: one critical section per operation; inside it the state is borrowed only
+//!   by code that runs no user code. `D`'s `PartialEq` (comparing with the newest pending
+//!   driver, lent out of the state) and `Waker::clone` run between two borrows; drops and wakes
+//!   happen after the lock.
+//! - **Re-entry is refused, never a panic**: a user callback that calls back into the queue (a
+//!   driver's `PartialEq`, a waker's `clone`, `wake` or `drop`, an input's or result's `Drop`)
+//!   finds it usable. Only what would touch the entry whose driver is being compared is refused,
+//!   typed: [`NotAccepted::Reentered`], [`NotStarted::Reentered`], [`Reentered`] from `clear`
+//!   and `shutdown`; a runner's `next_turn` is woken to poll again.
+//! - **No panics on misuse, no unsafe code, no `Send` bound**: typed refusals [`NotAccepted`],
+//!   [`NotStarted`], [`NotRunning`], [`Reentered`].
 //!
 //! # Which mutex: threads, interrupts and `critical-section`
 //!
@@ -60,13 +69,14 @@
 //! let mut typo = queue.submit("also run tsets", "phone").unwrap();
 //! let mut fixed = queue.submit("also run tests", "phone").unwrap(); // replaces `typo`
 //! let reason = |s: Option<Settled<usize>>| s.and_then(|s| s.not_run()).map(|n| n.reason);
-//! assert_eq!(reason(typo.try_settled()), Some(Coalesced));
+//! assert_eq!(reason(typo.try_settled().unwrap()), Some(Coalesced));
 //!
 //! let turn = queue.start().unwrap(); // the runner: one turn at a time
 //! queue.finish(turn.id, turn.input.len()).unwrap();
-//! assert_eq!(first.try_settled(), Some(Settled::Complete(11)));
-//! queue.shutdown();
-//! assert_eq!(reason(fixed.try_settled()), Some(Cancelled));
+//! assert_eq!(first.try_settled(), Ok(Some(Settled::Complete(11))));
+//! assert!(first.try_settled().is_err()); // read once: `AlreadyRead` from now on
+//! queue.shutdown().unwrap();
+//! assert_eq!(reason(fixed.try_settled().unwrap()), Some(Cancelled));
 //! ```
 //!
 //! Decisions where the contract was silent: `docs/decisions/turn-queue.md`.
@@ -86,6 +96,6 @@ pub use cleared::Cleared;
 pub use embassy_sync::blocking_mutex::raw::{CriticalSectionRawMutex, NoopRawMutex, RawMutex};
 pub use outcome::{NotRun, Settled, Started};
 pub use queue::{REFERENCE_DEPTH, TurnQueue};
-pub use refusal::{NotRunning, NotStarted, ShutDown};
+pub use refusal::{AlreadyRead, NotAccepted, NotRunning, NotStarted, Reentered};
 pub use ticket::{TicketCompletion, TurnTicket};
 pub use turn_id::TurnId;

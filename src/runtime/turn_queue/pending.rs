@@ -17,8 +17,9 @@ pub(super) struct Entry<T, D> {
     pub(super) slot: usize,
     /// Its input.
     pub(super) input: T,
-    /// The driver it is attributed to.
-    pub(super) driver: D,
+    /// The driver it is attributed to; `None` only while a submission lends it out to compare
+    /// it with its own driver (see `State::begin`).
+    pub(super) driver: Option<D>,
 }
 
 /// At most `N` pending submissions in arrival order; every operation is O(1).
@@ -45,16 +46,19 @@ impl<T, D, const N: usize> Pending<T, D, N> {
     }
 
     /// True when `N` submissions are pending (always, for depth 0).
+    #[inline(always)]
     pub(super) fn is_full(&self) -> bool {
         self.ring.as_ref().is_none_or(Deque::is_full)
     }
 
     /// The newest pending submission.
+    #[inline(always)]
     pub(super) fn tail_mut(&mut self) -> Option<&mut Entry<T, D>> {
         self.ring.as_mut()?.back_mut()
     }
 
     /// Appends `entry`, or hands it back when `N` are pending.
+    #[inline(always)]
     pub(super) fn push_back(&mut self, entry: Entry<T, D>) -> Result<(), Entry<T, D>> {
         match &mut self.ring {
             Some(ring) => ring.push_back(entry),
@@ -62,7 +66,14 @@ impl<T, D, const N: usize> Pending<T, D, N> {
         }
     }
 
+    /// The oldest pending submission.
+    #[inline(always)]
+    pub(super) fn front(&self) -> Option<&Entry<T, D>> {
+        self.ring.as_ref()?.front()
+    }
+
     /// Takes the oldest pending submission.
+    #[inline(always)]
     pub(super) fn pop_front(&mut self) -> Option<Entry<T, D>> {
         self.ring.as_mut()?.pop_front()
     }

@@ -10,7 +10,8 @@
 //!
 //! `N` chains can be pending and one running, so `N + 1` slots would do if every ticket read its
 //! outcome at once; the other `N` park outcomes that live tickets have not read yet (a clear
-//! followed by a refill, before the cancelled tickets are polled, needs exactly that).
+//! followed by a refill, before the cancelled tickets are polled, needs exactly that). With
+//! every slot in use, `submit` refuses with `NotAccepted::UnreadTickets`.
 
 use core::task::Waker;
 
@@ -59,6 +60,7 @@ impl<R, const N: usize> Slots<R, N> {
     }
 
     /// Slot `index`, once it has been taken.
+    #[inline(always)]
     pub(super) fn get_mut(&mut self, index: usize) -> Option<&mut Slot<R>> {
         if index < N {
             self.low.get_mut(index)
@@ -72,6 +74,7 @@ impl<R, const N: usize> Slots<R, N> {
     }
 
     /// Takes a free slot for the chain starting with `turn`, with a live ticket; O(1).
+    #[inline(always)]
     pub(super) fn take(&mut self, turn: TurnId) -> Option<usize> {
         let live = SlotState::Live {
             waker: None,
@@ -92,6 +95,7 @@ impl<R, const N: usize> Slots<R, N> {
     }
 
     /// Appends `slot` as the next never-used slot; `None` when all `2N + 1` are in use.
+    #[inline(always)]
     fn push(&mut self, slot: Slot<R>) -> Option<usize> {
         let index = self.low.len() + self.high.len();
         let Err(slot) = self.low.push(slot) else {
@@ -109,6 +113,7 @@ impl<R, const N: usize> Slots<R, N> {
 
     /// Gives slot `index` back; returns what it held (to be dropped outside the lock); O(1).
     /// A free slot stays as it is (so the free list never holds a slot twice).
+    #[inline(always)]
     pub(super) fn release(&mut self, index: usize) -> Option<SlotState<R>> {
         let next = self.free;
         let slot = self.get_mut(index)?;

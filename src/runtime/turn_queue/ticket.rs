@@ -13,6 +13,7 @@ use crate::session::turns::{TurnCompletion, TurnHandle, TurnNotRunReason};
 
 use super::outcome::{NotRun, Settled};
 use super::queue::TurnQueue;
+use super::refusal::AlreadyRead;
 use super::state::Claim;
 use super::turn_id::TurnId;
 
@@ -28,11 +29,13 @@ enum Stage<T> {
 
 /// The ticket of one accepted submission: its [`TurnId`] and a future of how it settled.
 ///
-/// Awaiting it (it is a [`Future`] with output [`Settled<R>`]) resolves with the turn's result,
-/// complete or interrupted, or with the [`NotRun`] outcome: coalesced, dropped or cancelled. It
-/// always settles, exactly once: after it has returned its outcome, a ticket is terminated
-/// ([`is_terminated`](Self::is_terminated)) and polling it again returns `Pending` without
-/// registering (the `FusedFuture` convention), never a second outcome.
+/// Awaiting it (it is a [`Future`] with output `Result<Settled<R>, AlreadyRead>`) resolves with
+/// `Ok` of the turn's result, complete or interrupted, or of the [`NotRun`] outcome: coalesced,
+/// dropped or cancelled. It always settles, exactly once: after it has returned its outcome, a
+/// ticket is terminated ([`is_terminated`](Self::is_terminated)), and polling it again (or
+/// [`try_settled`](Self::try_settled)) answers at once with the typed refusal
+/// [`AlreadyRead`], never a second outcome and never `Pending` for ever. (A ticket awaited by
+/// value cannot be polled again; only a ticket polled through `&mut` can.)
 ///
 /// A pending poll registers the task's waker in the ticket's slot; the queue wakes it when the
 /// ticket settles. [`try_settled`](Self::try_settled) asks without a waker, for hosts with no
@@ -93,12 +96,17 @@ impl<'q, M: RawMutex, T, R, D, const N: usize> TurnTicket<'q, M, T, R, D, N> {
         }
     }
 
-    /// The outcome if the submission has settled and the outcome was not returned yet; `None`
-    /// otherwise. Registers no waker. O(1); allocates nothing.
-    pub fn try_settled(&mut self) -> Option<Settled<R>> {
+    /// The outcome if the submission has settled (`Ok(Some)`, once), `Ok(None)` while it has not.
+    /// Registers no waker. O(1); allocates nothing.
+    ///
+    /// # Errors
+    ///
+    /// [`AlreadyRead`] once the ticket has returned its outcome (here or as a future): the
+    /// outcome was moved out then, and is not returned twice.
+    pub fn try_settled(&mut self) -> Result<Option<Settled<R>>, AlreadyRead> {
         match self.poll_with(None) {
-            Poll::Ready(outcome) => Some(outcome),
-            Poll::Pending => None,
+            Poll::Ready(read) => read.map(Some),
+            Poll::Pending => Ok(None),
         }
     }
 
@@ -109,24 +117,29 @@ impl<'q, M: RawMutex, T, R, D, const N: usize> TurnTicket<'q, M, T, R, D, N> {
         })
     }
 
-    fn poll_with(&mut self, waker: Option<&Waker>) -> Poll<Settled<R>> {
+    #[inline(always)]
+    fn poll_with(&mut self, waker: Option<&Waker>) -> Poll<Result<Settled<R>, AlreadyRead>> {
         let outcome = match &mut self.stage {
-            Stage::Done | Stage::Dropped { reported: true, .. } => return Poll::Pending,
+            Stage::Done | Stage::Dropped { reported: true, .. } => {
+                return Poll::Ready(Err(AlreadyRead { turn_id: self.id }));
+            }
             Stage::Dropped { reported, .. } => {
                 *reported = true;
-                return Poll::Ready(self.not_run(TurnNotRunReason::Dropped));
+                return Poll::Ready(Ok(self.not_run(TurnNotRunReason::Dropped)));
             }
             Stage::Waiting { slot } => match self.queue.claim(*slot, self.id, waker) {
                 Claim::Coalesced => self.not_run(TurnNotRunReason::Coalesced),
                 Claim::Settled(outcome) => outcome,
-                Claim::Waiting { replaced } => {
-                    drop(replaced);
+                Claim::Waiting { displaced } => {
+                    drop(displaced);
                     return Poll::Pending;
                 }
+                // Only asked of a borrowed waker; `claim` always answers a clone otherwise.
+                Claim::NeedsWaker => return Poll::Pending,
             },
         };
         self.stage = Stage::Done;
-        Poll::Ready(outcome)
+        Poll::Ready(Ok(outcome))
     }
 
     /// The session family's handle for this ticket: the id as text and a completion future whose
@@ -147,9 +160,9 @@ impl<'q, M: RawMutex, T, R, D, const N: usize> TurnTicket<'q, M, T, R, D, N> {
 }
 
 impl<M: RawMutex, T, R, D, const N: usize> Future for TurnTicket<'_, M, T, R, D, N> {
-    type Output = Settled<R>;
+    type Output = Result<Settled<R>, AlreadyRead>;
 
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Settled<R>> {
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         self.get_mut().poll_with(Some(cx.waker()))
     }
 }
@@ -180,7 +193,10 @@ impl<M: RawMutex, T, R, D, const N: usize> fmt::Debug for TurnTicket<'_, M, T, R
 
 /// The completion future of a ticket converted into the session family's
 /// [`TurnHandle`] ([`TurnTicket::into_turn_handle`]): the ticket's outcome as a
-/// [`TurnCompletion<E>`]. Settles exactly when, and as often as, the ticket does.
+/// [`TurnCompletion<E>`]. Settles exactly when the ticket does, once. The session family's
+/// `TurnCompletion` has no way to say "already read", so polled again after it resolved (only
+/// possible through `&mut`; `TurnHandle` is awaited by value) it stays `Pending`; the ticket
+/// inside ([`ticket`](Self::ticket)) answers [`AlreadyRead`] then.
 #[must_use = "futures do nothing unless polled"]
 pub struct TicketCompletion<'q, M: RawMutex, T, R, D, E, const N: usize> {
     ticket: TurnTicket<'q, M, T, R, D, N>,
@@ -201,10 +217,10 @@ where
     type Output = TurnCompletion<E>;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<TurnCompletion<E>> {
-        self.get_mut()
-            .ticket
-            .poll_with(Some(cx.waker()))
-            .map(Into::into)
+        match self.get_mut().ticket.poll_with(Some(cx.waker())) {
+            Poll::Ready(Ok(outcome)) => Poll::Ready(outcome.into()),
+            Poll::Ready(Err(AlreadyRead { .. })) | Poll::Pending => Poll::Pending,
+        }
     }
 }
 
