@@ -86,6 +86,23 @@ unsafe impl GlobalAlloc for Counting {
     }
 }
 
+/// A fault (a stack run into the statics and corrupting them, a bad access) ends the run at
+/// once with exit status 1 and the faulting address, instead of cortex-m-rt's default handler's
+/// endless loop, which QEMU only leaves at the runner's 120 s timeout.
+#[cortex_m_rt::exception]
+#[allow(unsafe_code)]
+unsafe fn HardFault(frame: &cortex_m_rt::ExceptionFrame) -> ! {
+    hprintln!(
+        "HardFault at pc {:#010x} (lr {:#010x})",
+        frame.pc(),
+        frame.lr()
+    );
+    debug::exit(debug::EXIT_FAILURE);
+    loop {
+        cortex_m::asm::bkpt();
+    }
+}
+
 /// The word the free stack is painted with: a value a case is unlikely to leave on its stack.
 const PAINT: u32 = 0xC5A3_5A3C;
 
