@@ -284,9 +284,10 @@ fn assert_refused_delivery(items: &[Result<usize, NotDelivered>]) {
     );
 }
 
-/// A frame far ahead, then at `u32::MAX`: under the default policy each is delivered after one
-/// gap item for everything skipped (no memory per missing seq), and nothing wraps afterwards;
-/// under `WindowFull::Refuse` a far-ahead frame is refused and nothing changes.
+/// A frame far ahead, then one at `u32::MAX`. Under the default policy (a full window skips
+/// ahead) each gives up just enough seqs for it to fit the window of 8, as one gap item however
+/// many seqs that is (no memory per missing seq), and is held; nothing wraps afterwards. Under
+/// `WindowFull::Refuse` they are refused and nothing changes.
 fn far_ahead_and_last_seqs() {
     let body = event_body(2);
     let mut registry = open_registry();
@@ -295,40 +296,49 @@ fn far_ahead_and_last_seqs() {
         .expect("routed")
         .collect();
     assert!(matches!(first.as_slice(), [Ok(_)]), "{first:?}");
-    for (seq, missing) in [(1_000_000, 999_999), (u32::MAX, u32::MAX - 1_000_001)] {
-        let items: Vec<_> = registry
-            .receive(event_frame("c", seq, &body), 0)
-            .expect("routed")
-            .collect();
-        let [Err(NotDelivered::Gap(gap)), Ok(frame)] = items.as_slice() else {
-            panic!("a gap then the frame at {seq}, not {items:?}");
-        };
-        assert_eq!((gap.missing_count, frame.seq), (missing, seq));
-    }
-    for seq in [u32::MAX, 0, 1] {
-        let refused = registry
-            .receive(event_frame("c", seq, &body), 0)
-            .map(|_| ())
-            .expect_err("stale");
-        let ChannelRefusal::Sequence { refusal, .. } = refused else {
+
+    let far = 1_000_000;
+    let items = summary(registry.receive(event_frame("c", far, &body), 0));
+    assert_eq!(
+        items,
+        [Item::Gap(1, far - 8)],
+        "seqs 1.. given up, {far} held"
+    );
+    let last = u32::MAX;
+    let items = summary(registry.receive(event_frame("c", last, &body), 0));
+    let skipped = (last - 7) - (far + 1);
+    let expected = [
+        Item::Gap(far - 7, 7),
+        Item::Frame(far),
+        Item::Gap(far + 1, skipped),
+    ];
+    assert_eq!(
+        items, expected,
+        "the held frame in its place, then {last} held"
+    );
+
+    for (seq, refusal) in [
+        (0, SequenceRefusal::Stale { seq: 0 }),
+        (far, SequenceRefusal::Stale { seq: far }),
+        (last, SequenceRefusal::Duplicate { seq: last }),
+    ] {
+        let refused = registry.receive(event_frame("c", seq, &body), 0).map(drop);
+        let Err(ChannelRefusal::Sequence { refusal: got, .. }) = refused else {
             panic!("a sequence refusal at {seq}, not {refused:?}");
         };
-        assert_eq!(refusal, SequenceRefusal::Stale { seq });
+        assert_eq!(got, refusal);
     }
 
-    let mut strict =
-        open_registry().with_gap_policy(GapPolicy::new().with_window_full(WindowFull::Refuse));
+    let refuse = GapPolicy::new().with_window_full(WindowFull::Refuse);
+    let mut strict = open_registry().with_gap_policy(refuse);
     drop(
         strict
             .receive(event_frame("c", 0, &body), 0)
             .expect("routed"),
     );
-    for seq in [8, 1_000_000, u32::MAX] {
-        let refused = strict
-            .receive(event_frame("c", seq, &body), 0)
-            .map(|_| ())
-            .expect_err("beyond");
-        let ChannelRefusal::Sequence { refusal, .. } = refused else {
+    for seq in [9, far, last] {
+        let refused = strict.receive(event_frame("c", seq, &body), 0).map(drop);
+        let Err(ChannelRefusal::Sequence { refusal, .. }) = refused else {
             panic!("a sequence refusal at {seq}, not {refused:?}");
         };
         assert!(
@@ -336,6 +346,31 @@ fn far_ahead_and_last_seqs() {
             "{refusal:?}"
         );
     }
+}
+
+/// What a delivery handed on, in short.
+#[derive(Debug, PartialEq, Eq)]
+enum Item {
+    Frame(u32),
+    Gap(u32, u32),
+    Refused(u32),
+}
+
+fn summary(
+    delivery: Result<
+        agent_interface::runtime::transport::channels::ChannelDelivery<'_, 8>,
+        ChannelRefusal,
+    >,
+) -> Vec<Item> {
+    delivery
+        .expect("routed")
+        .map(|item| match item {
+            Ok(frame) => Item::Frame(frame.seq),
+            Err(NotDelivered::Gap(gap)) => Item::Gap(gap.first_missing, gap.missing_count),
+            Err(NotDelivered::Refused(refused)) => Item::Refused(refused.seq),
+            Err(other) => panic!("{other:?}"),
+        })
+        .collect()
 }
 
 // ---------------------------------------------------------------- strict decoders
