@@ -7,7 +7,7 @@ use core::fmt::Write as _;
 
 use serde::de::DeserializeOwned;
 
-use super::{ObjectsOnly, Value};
+use super::{ObjectsOnly, ReadLimits, Value, echoed, too_deep};
 
 /// Why [`from_json_str`], [`from_json_slice`] or [`from_json_value`] refused a document: the
 /// path of the member that failed (`sources[2].scope`, empty for the document itself) and
@@ -16,6 +16,9 @@ use super::{ObjectsOnly, Value};
 /// It prints as `<path>: <serde_json's message>`, or the message alone when the document
 /// itself failed. The path goes as deep as serde can see: a value an internally tagged enum or
 /// a flattened member buffers is named as a whole (a message in `messages[2]`), not below it.
+/// A key in the path longer than the echo limit ([`ReadLimits::echo`]) is cut and states its
+/// length. Text nested deeper than [`ReadLimits::depth`] fails before it is parsed, with the
+/// path of the value too deep and a message that names the bound.
 #[derive(Debug, thiserror::Error)]
 #[error("{path}{sep}{error}", sep = if .path.is_empty() { "" } else { ": " })]
 pub struct JsonDecodeError {
@@ -25,7 +28,7 @@ pub struct JsonDecodeError {
 }
 
 impl JsonDecodeError {
-    fn new(error: serde_path_to_error::Error<serde_json::Error>) -> Self {
+    fn new(error: serde_path_to_error::Error<serde_json::Error>, limits: &ReadLimits) -> Self {
         use serde_path_to_error::Segment;
         let mut path = String::new();
         for segment in error.path().iter() {
@@ -37,7 +40,7 @@ impl JsonDecodeError {
                     if !path.is_empty() {
                         path.push('.');
                     }
-                    path.push_str(key);
+                    path.push_str(&echoed(key, limits.echo));
                 }
                 // A member whose name was not read yet (text that ends or breaks inside an
                 // object): the path stops at the last member it names.
@@ -65,11 +68,12 @@ impl JsonDecodeError {
     }
 }
 
-/// Decodes a `T` from JSON text, naming the failing member when it fails.
+/// Decodes a `T` from JSON text, naming the failing member when it fails; text nested deeper
+/// than [`ReadLimits::DEFAULT`] allows is refused before it is parsed.
 ///
 /// # Errors
-/// [`JsonDecodeError`]: the text is not JSON, or a member is not what `T` declares; its path
-/// names that member.
+/// [`JsonDecodeError`]: the text is not JSON, nests too deep, or a member is not what `T`
+/// declares; its path names that member.
 ///
 /// ```
 /// use agent_interface::agent_core::{UniversalMessage, from_json_str};
@@ -81,23 +85,69 @@ impl JsonDecodeError {
 /// assert!(error.to_string().contains("invalid type: integer `7`"));
 /// ```
 pub fn from_json_str<T: DeserializeOwned>(text: &str) -> Result<T, JsonDecodeError> {
+    from_json_str_within(text, &ReadLimits::DEFAULT)
+}
+
+/// [`from_json_str`] within the host's `limits`.
+///
+/// # Errors
+/// As [`from_json_str`], with [`ReadLimits::depth`] as the nesting bound.
+///
+/// ```
+/// use agent_interface::agent_core::{ReadLimits, Value, from_json_str_within};
+///
+/// let shallow = ReadLimits::DEFAULT.with_depth(2);
+/// assert!(from_json_str_within::<Value>("[[1]]", &shallow).is_ok());
+/// let error = from_json_str_within::<Value>(r#"{"a": [[1]]}"#, &shallow).unwrap_err();
+/// assert_eq!(error.path(), "a[0]");
+/// assert!(error.to_string().contains("nesting deeper than 2 levels"));
+/// ```
+pub fn from_json_str_within<T: DeserializeOwned>(
+    text: &str,
+    limits: &ReadLimits,
+) -> Result<T, JsonDecodeError> {
+    bounded(text.as_bytes(), limits)?;
     let mut deserializer = serde_json::Deserializer::from_str(text);
     let value = serde_path_to_error::deserialize(ObjectsOnly(&mut deserializer))
-        .map_err(JsonDecodeError::new)?;
+        .map_err(|error| JsonDecodeError::new(error, limits))?;
     end(&mut deserializer)?;
     Ok(value)
 }
 
-/// Decodes a `T` from JSON bytes (UTF-8), naming the failing member when it fails.
+/// Decodes a `T` from JSON bytes (UTF-8), naming the failing member when it fails; bytes nested
+/// deeper than [`ReadLimits::DEFAULT`] allows are refused before they are parsed.
 ///
 /// # Errors
 /// As [`from_json_str`]; bytes that are not UTF-8 fail too.
 pub fn from_json_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, JsonDecodeError> {
+    from_json_slice_within(bytes, &ReadLimits::DEFAULT)
+}
+
+/// [`from_json_slice`] within the host's `limits`.
+///
+/// # Errors
+/// As [`from_json_slice`], with [`ReadLimits::depth`] as the nesting bound.
+pub fn from_json_slice_within<T: DeserializeOwned>(
+    bytes: &[u8],
+    limits: &ReadLimits,
+) -> Result<T, JsonDecodeError> {
+    bounded(bytes, limits)?;
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     let value = serde_path_to_error::deserialize(ObjectsOnly(&mut deserializer))
-        .map_err(JsonDecodeError::new)?;
+        .map_err(|error| JsonDecodeError::new(error, limits))?;
     end(&mut deserializer)?;
     Ok(value)
+}
+
+/// Refuses text nested deeper than the bound, before any recursive parse reads it.
+fn bounded(bytes: &[u8], limits: &ReadLimits) -> Result<(), JsonDecodeError> {
+    match too_deep(bytes, limits.depth) {
+        None => Ok(()),
+        Some(deep) => Err(JsonDecodeError {
+            path: deep.path.clone(),
+            error: <serde_json::Error as serde::de::Error>::custom(deep.message()),
+        }),
+    }
 }
 
 /// Decodes a `T` from a parsed [`Value`], naming the failing member when it fails.
@@ -105,7 +155,8 @@ pub fn from_json_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, JsonDecod
 /// # Errors
 /// [`JsonDecodeError`] with the failing member's path (no line or column: there is no text).
 pub fn from_json_value<T: DeserializeOwned>(value: Value) -> Result<T, JsonDecodeError> {
-    serde_path_to_error::deserialize(ObjectsOnly(value)).map_err(JsonDecodeError::new)
+    serde_path_to_error::deserialize(ObjectsOnly(value))
+        .map_err(|error| JsonDecodeError::new(error, &ReadLimits::DEFAULT))
 }
 
 /// Refuses text after the document, as `serde_json::from_str` does.

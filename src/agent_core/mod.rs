@@ -18,7 +18,10 @@
 //! | `error_value` | [`ErrorValue`] (an error carried as data), [`DestroyResult`] |
 //! | `signal` | [`AbortSignal`], the one cancellation signal |
 //! | `vocabulary` | closed vocabularies: [`PermissionMode`], [`ModelEffort`], [`SessionEndReason`], … |
+//! | `read_limits` | [`ReadLimits`]: what reading outside JSON may cost (nesting, issues, echoes) |
 //! | `json` | the located JSON readers `from_json_*` (feature `serde`) |
+//! | `echo` | crate-private: outside values quoted in messages, cut to a bounded length |
+//! | `nesting` | crate-private: the nesting bound, checked in one pass before any recursive parse |
 //! | `tagged` | crate-private: the one-pass decoder of enums tagged on a member (feature `serde`) |
 //! | `message_decode` | crate-private: a message's `Deserialize`, through `tagged` (feature `serde`) |
 //! | `object_only` | crate-private: reads a derived struct from an object only (feature `serde`) |
@@ -57,6 +60,8 @@
 //! Decisions where the contract was silent: `docs/decisions/agent-core.md`.
 
 mod action;
+#[cfg(feature = "serde")]
+mod echo;
 mod error_value;
 mod history;
 #[cfg(feature = "serde")]
@@ -64,10 +69,17 @@ mod json;
 mod message;
 #[cfg(feature = "serde")]
 mod message_decode;
+#[cfg(any(
+    feature = "serde",
+    feature = "transport-runtime",
+    feature = "session-mobility"
+))]
+mod nesting;
 #[cfg(feature = "serde")]
 mod object_only;
 #[cfg(feature = "serde")]
 mod part_decode;
+mod read_limits;
 mod signal;
 #[cfg(feature = "serde")]
 mod tagged;
@@ -77,19 +89,33 @@ mod value;
 mod vocabulary;
 
 pub use action::{ActionDefault, ActionOption, ActionRequest, ActionResponse};
+#[cfg(all(feature = "serde", feature = "session"))]
+pub(crate) use echo::cut_echoes;
+#[cfg(feature = "serde")]
+pub(crate) use echo::echoed;
 pub use error_value::{DestroyResult, ErrorValue};
 pub use history::HistoryEntry;
 #[cfg(feature = "serde")]
 pub(crate) use json::json_message;
 #[cfg(feature = "serde")]
-pub use json::{JsonDecodeError, from_json_slice, from_json_str, from_json_value};
+pub use json::{
+    JsonDecodeError, from_json_slice, from_json_slice_within, from_json_str, from_json_str_within,
+    from_json_value,
+};
 pub use message::{
     AssistantMessage, BaseMessage, MessageRole, MessageState, SystemMessage, ToolCall,
     ToolCallFunction, ToolCallType, ToolMessage, UniversalMessage, UniversalMessagePart,
     UserMessage,
 };
+#[cfg(any(feature = "transport-runtime", feature = "session-mobility"))]
+pub(crate) use nesting::nests_deeper;
+#[cfg(all(feature = "serde", feature = "session"))]
+pub(crate) use nesting::quote_or_escape;
+#[cfg(feature = "serde")]
+pub(crate) use nesting::too_deep;
 #[cfg(feature = "serde")]
 pub(crate) use object_only::{ObjectOnly, ObjectsOnly};
+pub use read_limits::ReadLimits;
 pub use signal::{AbortSignal, NeverAborted};
 #[cfg(feature = "serde")]
 pub(crate) use tagged::{MemberSource, TaggedMembers, decode_tagged, read_once, required};

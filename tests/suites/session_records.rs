@@ -13,8 +13,10 @@ use core::fmt;
 use core::future::Future;
 use core::task::{Context, Poll, Waker};
 
-use agent_interface::agent_core::{UniversalMessage, Value};
-use agent_interface::runtime::record_codec::{decode_session_record, encode_session_record};
+use agent_interface::agent_core::{ReadLimits, UniversalMessage, Value};
+use agent_interface::runtime::record_codec::{
+    decode_session_record, decode_session_record_within, encode_session_record,
+};
 use agent_interface::session::records::{
     ContentProvenance, CrossStoreToken, DigestAlgorithm, InteractiveSessionRecord,
     InteractiveSessionStore, LoadPurpose, LockedReason, RaiseOutcome, RecordOwner,
@@ -483,13 +485,58 @@ fn by_a_parse(bytes: &[u8], stored_id: &str) -> SessionRecordDecodeOutcome {
     }
 }
 
+/// How deep arrays and objects nest in `bytes` (outside strings; the document is level 0).
+fn nesting_of(bytes: &[u8]) -> usize {
+    let (mut depth, mut deepest, mut in_string, mut escaped) = (0_usize, 0, false, false);
+    for &byte in bytes {
+        if in_string {
+            match (escaped, byte) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match byte {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
+}
+
 /// Asserts that the decoder answers what [`by_a_parse`] answers: valid with the same record,
 /// unsupported with the same version, corrupt with the same issues (all of them, in order).
 fn assert_same_outcome(bytes: &[u8], stored_id: &str, seed: u64, round: u64) -> SessionLoadStatus {
     let outcome = decode_session_record(bytes, stored_id);
-    let expected = by_a_parse(bytes, stored_id);
     let status = outcome.status();
     let text = String::from_utf8_lossy(bytes);
+    if nesting_of(bytes) > ReadLimits::DEFAULT.depth {
+        // Deeper than the read limit: refused before any parse, with one located issue.
+        let issues = match &outcome {
+            SessionRecordDecodeOutcome::Corrupt { issues, .. } => issues.as_slice(),
+            _ => &[],
+        };
+        assert_eq!(
+            issues.len(),
+            1,
+            "seed {seed:#x} round {round}: {issues:?} for {text}"
+        );
+        assert!(
+            issues[0]
+                .message
+                .starts_with("nesting deeper than 32 levels"),
+            "seed {seed:#x} round {round}: {issues:?} for {text}"
+        );
+        return status;
+    }
+    let expected = by_a_parse(bytes, stored_id);
     match (&outcome, &expected) {
         (
             SessionRecordDecodeOutcome::Corrupt { issues, cwd },
@@ -995,6 +1042,62 @@ cases! {
     }
 
     mod refusals {
+        fn a_corrupt_record_lists_at_most_the_read_limit_of_issues_then_counts_the_rest() {
+            // 801 broken messages in 2.4 KB: each is an issue, 32 are listed.
+            let broken = vec!["{}"; 801].join(",");
+            let outcome = load(&stored(&format!(r#""messages":[{broken}]"#)));
+            let issues = outcome.issues();
+            assert_eq!(issues.len(), 33);
+            assert!(issues[0].path.starts_with("record.messages[0]"));
+            assert!(issues[31].path.starts_with("record.messages[31]"));
+            assert_eq!(
+                (issues[32].path.as_str(), issues[32].message.as_str()),
+                ("record", "769 more issues not listed (the read limit lists 32)")
+            );
+            // A host's own limit; one issue is always listed.
+            let bytes = stored(&format!(r#""messages":[{broken}],"name":5"#));
+            for (limit, listed) in [(4, 4), (0, 1)] {
+                let limits = ReadLimits::DEFAULT.with_issues(limit);
+                let SessionRecordDecodeOutcome::Corrupt { issues, .. } =
+                    decode_session_record_within(&bytes, "sess-1", &limits)
+                else {
+                    panic!("expected corrupt");
+                };
+                assert_eq!(issues.len(), listed + 1);
+                assert_eq!(
+                    issues[listed].message,
+                    format!("{} more issues not listed (the read limit lists {listed})", 802 - listed)
+                );
+            }
+        }
+
+        fn an_echoed_value_is_cut_and_states_its_length() {
+            // A wrong id of 6,000 bytes: both ids echoed at most 64 bytes long.
+            let long = "x".repeat(6000);
+            let bytes = envelope(&format!(
+                r#"{{"id":"{long}","cwd":"/w","createdAt":"t","updatedAt":"t","messages":[]}}"#
+            ));
+            let outcome = load(&bytes);
+            let issues = outcome.issues();
+            assert_eq!(issues.len(), 1);
+            assert_eq!(issues[0].path, "record.id");
+            assert_eq!(
+                issues[0].message,
+                format!(
+                    "the record's id `{}… (6000 bytes)` is not the id it is stored under (`sess-1`)",
+                    "x".repeat(64)
+                )
+            );
+            // A literal serde quotes (an unknown role), cut the same way.
+            let bytes = stored(&format!(
+                r#""messages":[{{"role":"{long}","id":"m","timestamp":"t","state":"complete","content":"c"}}]"#
+            ));
+            let outcome = load(&bytes);
+            let message = &outcome.issues()[0].message;
+            assert!(message.len() < 300, "{message}");
+            assert!(message.contains("… (6000 bytes)`"), "{message}");
+        }
+
         fn an_unknown_status_is_refused() {
             rejects::<SessionLoadOutcome>(r#"{"status":"absent"}"#, "unknown variant `absent`");
             rejects::<SessionLoadOutcome>(r#"{"record":{}}"#, "missing field `status`");
@@ -1359,18 +1462,20 @@ cases! {
             };
             let deep = format!("{}{}", "[".repeat(DEEP), "]".repeat(DEEP));
             let nines = "9".repeat(400);
-            let mut refused = vec![r#""\ud800""#, "1e400", nines.as_str()];
-            if DEEP > 128 {
-                refused.push(deep.as_str());
-            }
-            for odd in refused {
+            for odd in [r#""\ud800""#, "1e400", nines.as_str()] {
                 let outcome = load(&call(odd));
                 assert_eq!(corrupt_paths(&outcome), [""], "for {odd}");
                 assert!(outcome.issues()[0].message.contains("not JSON"), "for {odd}");
             }
+            // Nesting past the read limit is refused where it passes the limit, before a parse.
+            let outcome = load(&call(&deep));
+            let path = format!("record.activeBranch.x-odd{}", "[0]".repeat(29));
+            assert_eq!(corrupt_paths(&outcome), [path.as_str()]);
+            assert!(outcome.issues()[0].message.starts_with("nesting deeper than 32 levels"));
             // What a parse accepts stays valid (through locating where the streaming decode
-            // declines): a surrogate pair, exponents, numbers and nesting within the limits.
-            let levels = if DEEP > 128 { 110 } else { 8 };
+            // declines): a surrogate pair, exponents, numbers and nesting within the limits
+            // (the envelope, the record and the branch are three levels of the 32).
+            let levels = if DEEP > 128 { 29 } else { 8 };
             let nested = format!("{}{}", "[".repeat(levels), "]".repeat(levels));
             for odd in [r#""\ud83d\ude00""#, "1e300", "-2.5E-3", nested.as_str(), &"9".repeat(299)] {
                 assert_eq!(load(&call(odd)).status(), SessionLoadStatus::Valid, "for {odd}");

@@ -74,7 +74,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::ops::Range;
 
-use crate::agent_core::Value;
+use crate::agent_core::{ReadLimits, Value, cut_echoes, too_deep};
 #[cfg(doc)]
 use crate::session::records::SessionLoadOutcome;
 use crate::session::records::{
@@ -107,12 +107,59 @@ pub fn encode_session_record(
     })
 }
 
-/// Decodes the bytes a store keeps under `stored_id` (see the module docs for every rule).
+/// Decodes the bytes a store keeps under `stored_id` (see the module docs for every rule),
+/// within the default [`ReadLimits`].
 ///
 /// Total: it never panics, and it answers `valid` only for the current envelope version, a
 /// shape-valid record, and a record whose `id` is exactly `stored_id`.
+///
+/// ```
+/// use agent_interface::runtime::record_codec::decode_session_record;
+/// use agent_interface::session::records::SessionRecordDecodeOutcome;
+///
+/// let stored = br#"{"schemaVersion": 1, "record": {"id": "s1", "cwd": "/w",
+///     "createdAt": "2026-05-01T12:00:00.000Z", "updatedAt": "2026-05-01T12:00:00.000Z",
+///     "messages": [{"role": "user", "id": "m1", "timestamp": "2026-05-01T12:00:00.000Z",
+///                   "state": "complete", "content": "hi"}, {}]}}"#;
+/// let SessionRecordDecodeOutcome::Corrupt { issues, cwd } = decode_session_record(stored, "s1")
+/// else {
+///     panic!("the second message is broken");
+/// };
+/// assert_eq!(issues[0].path, "record.messages[1].role");
+/// assert_eq!(cwd.as_deref(), Some("/w"));
+/// ```
 #[must_use]
 pub fn decode_session_record(bytes: &[u8], stored_id: &str) -> SessionRecordDecodeOutcome {
+    decode_session_record_within(bytes, stored_id, &ReadLimits::DEFAULT)
+}
+
+/// [`decode_session_record`] within the host's `limits`: bytes nested deeper than
+/// [`ReadLimits::depth`] are corrupt, with one issue at the value too deep that names the bound,
+/// before anything recursive reads them; a corrupt answer lists at most [`ReadLimits::issues`]
+/// issues (then one that counts the rest); a value echoed into a message is cut at
+/// [`ReadLimits::echo`] bytes.
+///
+/// ```
+/// use agent_interface::agent_core::ReadLimits;
+/// use agent_interface::runtime::record_codec::decode_session_record_within;
+/// use agent_interface::session::records::SessionRecordDecodeOutcome;
+///
+/// let deep = br#"{"schemaVersion": 1, "record": {"id": "s1", "plan": [[[[[]]]]]}}"#;
+/// let limits = ReadLimits::DEFAULT.with_depth(4);
+/// let SessionRecordDecodeOutcome::Corrupt { issues, .. } =
+///     decode_session_record_within(deep, "s1", &limits)
+/// else {
+///     panic!("five levels pass a bound of four");
+/// };
+/// assert_eq!(issues[0].path, "record.plan[0][0]");
+/// assert!(issues[0].message.contains("nesting deeper than 4 levels"));
+/// ```
+#[must_use]
+pub fn decode_session_record_within(
+    bytes: &[u8],
+    stored_id: &str,
+    limits: &ReadLimits,
+) -> SessionRecordDecodeOutcome {
     let text = match core::str::from_utf8(bytes) {
         Ok(text) => text,
         Err(error) => {
@@ -123,10 +170,16 @@ pub fn decode_session_record(bytes: &[u8], stored_id: &str) -> SessionRecordDeco
             );
         }
     };
-    // The envelope, the record's members and their elements, and whether the text is plain
-    // (see `outline_plain`), in one pass over the text.
+    // The envelope and the record's members, and whether the text is plain (see
+    // `outline_plain`), in one pass over the text. A list's elements are read one at a time
+    // as they are decoded, never listed at once.
     let document = whole(text);
-    let Some((outlined, plain)) = outline_plain(text, &document, 3) else {
+    let Some((outlined, plain)) = outline_plain(text, &document, 2, limits.depth) else {
+        // The outline follows no deeper than the bound: text it stops in is too deep or not
+        // JSON, and nothing recursive has read it.
+        if let Some(deep) = too_deep(bytes, limits.depth) {
+            return corrupt(&deep.path, deep.message(), scan_cwd(bytes));
+        }
         return not_json(text);
     };
     let Some(children) = outlined
@@ -169,6 +222,7 @@ pub fn decode_session_record(bytes: &[u8], stored_id: &str) -> SessionRecordDeco
                     &record.node,
                     RECORD,
                     Some(stored_id),
+                    limits,
                     &mut unread,
                 ) {
                     Ok(record) => SessionRecordDecodeOutcome::Valid {
@@ -263,7 +317,10 @@ fn corrupt(
     cwd: Option<String>,
 ) -> SessionRecordDecodeOutcome {
     SessionRecordDecodeOutcome::Corrupt {
-        issues: alloc::vec![SessionRecordDecodeIssue::new(path, message)],
+        issues: alloc::vec![SessionRecordDecodeIssue::new(
+            path,
+            cut_echoes(message.into(), ReadLimits::DEFAULT.echo)
+        )],
         cwd,
     }
 }

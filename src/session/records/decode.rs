@@ -123,13 +123,15 @@ mod member_decoder {
     use serde::de::{DeserializeOwned, IgnoredAny};
 
     use super::json_text::{
-        Child, Member, Node, beyond, canonical, elements, first_byte, members, outline, weight,
-        whole, without_member,
+        Member, Node, beyond, canonical, each_element, elements, first_byte, members, outline,
+        weight, whole, without_member,
     };
     use super::{
         InteractiveSessionRecord, SessionLoadOutcome, SessionLoadStatus, SessionRecordDecodeIssue,
     };
-    use crate::agent_core::{ObjectsOnly, Value, ValueMap};
+    use crate::agent_core::{
+        ObjectsOnly, ReadLimits, Value, ValueMap, cut_echoes, echoed, too_deep,
+    };
 
     /// Every member the record declares, by wire name; any other member goes to `extra`.
     pub(crate) const RECORD_MEMBERS: [&str; 22] = [
@@ -186,15 +188,24 @@ mod member_decoder {
         }
     }
 
-    /// A record from the members of a parsed value, through their text.
+    /// A record from the members of a parsed value, through their text, within the default
+    /// [`ReadLimits`] (a value built in memory may nest deeper than any parse reads).
     fn record_from_value(
         members: &ValueMap,
         prefix: &str,
     ) -> Result<InteractiveSessionRecord, Vec<SessionRecordDecodeIssue>> {
         // A map of strings to values always writes (a number in a `Value` is finite).
         let text = serde_json::to_string(members).unwrap_or_default();
-        match outline(&text, &whole(&text), 2) {
-            Some(record) => decode_members(&text, &record, prefix, None),
+        let limits = ReadLimits::DEFAULT;
+        if let Some(deep) = too_deep(text.as_bytes(), limits.depth) {
+            let path = render_path(prefix, &deep.path);
+            return Err(alloc::vec![SessionRecordDecodeIssue::new(
+                path,
+                deep.message()
+            )]);
+        }
+        match outline(&text, &whole(&text), 1) {
+            Some(record) => decode_members(&text, &record, prefix, None, &limits),
             None => Err(alloc::vec![SessionRecordDecodeIssue::new(
                 prefix,
                 "unreadable"
@@ -310,17 +321,28 @@ mod member_decoder {
     /// path.
     pub(crate) use crate::agent_core::json_message as message;
 
+    /// The path of a value found below the member path `prefix` (`rest` as a JSON path).
+    pub(crate) fn render_path(prefix: &str, rest: &str) -> String {
+        match (prefix.is_empty(), rest.is_empty() || rest.starts_with('[')) {
+            (true, _) => String::from(rest),
+            (false, true) => format!("{prefix}{rest}"),
+            (false, false) => format!("{prefix}.{rest}"),
+        }
+    }
+
     /// Decodes every member of the record outlined by `record` (an object of `text`, which a
-    /// parse accepts, outlined at least two levels deep: its members and their elements);
-    /// member paths start with `prefix`. With `expected_id`, an `id` that differs from it is an
-    /// issue too.
+    /// parse accepts, nested no deeper than `limits` allow, outlined at least one level deep:
+    /// its members); member paths start with `prefix`. With `expected_id`, an `id` that differs
+    /// from it is an issue too. At most `limits.issues` issues are listed, then one that counts
+    /// the rest.
     pub(crate) fn decode_members(
         text: &str,
         record: &Node<'_>,
         prefix: &str,
         expected_id: Option<&str>,
+        limits: &ReadLimits,
     ) -> Result<InteractiveSessionRecord, Vec<SessionRecordDecodeIssue>> {
-        decode_members_unread(text, record, prefix, expected_id, &mut Vec::new())
+        decode_members_unread(text, record, prefix, expected_id, limits, &mut Vec::new())
     }
 
     /// [`decode_members`], and the spans of the record's text that no decoder read whole, added to
@@ -332,6 +354,7 @@ mod member_decoder {
         record: &Node<'_>,
         prefix: &str,
         expected_id: Option<&str>,
+        limits: &ReadLimits,
         unread_spans: &mut Vec<Range<usize>>,
     ) -> Result<InteractiveSessionRecord, Vec<SessionRecordDecodeIssue>> {
         let Some(written) = record
@@ -367,6 +390,8 @@ mod member_decoder {
             slots,
             prefix,
             issues: Vec::new(),
+            limits,
+            omitted: 0,
             budget: None,
             failed: Vec::new(),
         };
@@ -397,15 +422,14 @@ mod member_decoder {
             if let (Some(id), Some(expected)) = (&id, expected_id)
                 && id != expected
             {
-                let issue = foreign_id(prefix, id, expected);
-                read.issues.push(issue);
+                read.push(foreign_id(prefix, id, expected, limits.echo));
             }
-            let issues = read.issues;
+            let issues = read.listed();
 
             let (Some(id), Some(cwd), Some(created_at), Some(updated_at), Some(messages), true) =
                 (id, cwd, created_at, updated_at, messages, issues.is_empty())
             else {
-                unread_spans.extend(read.failed);
+                unread_spans.append(&mut read.failed);
                 unread_spans.extend(extra.iter().map(|(_, span)| (*span).clone()));
                 unread_spans.extend(unread.iter().map(|(_, span)| (*span).clone()));
                 return Err(issues);
@@ -413,7 +437,7 @@ mod member_decoder {
             // Members and elements that decoded only from their canonical text (a repeated name,
             // the earlier occurrence dropped): no decoder read their own text whole, and the
             // occurrence dropped may not be JSON.
-            unread_spans.extend(read.failed);
+            unread_spans.append(&mut read.failed);
 
             let extra_spans: Vec<Range<usize>> =
                 extra.iter().map(|(_, span)| (*span).clone()).collect();
@@ -436,10 +460,10 @@ mod member_decoder {
             if !unreadable.is_empty() {
                 unread_spans.extend(extra_spans);
                 unread_spans.extend(unread_at);
-                return Err(unreadable
-                    .into_iter()
-                    .map(|(path, error)| SessionRecordDecodeIssue::new(path, message(&error)))
-                    .collect());
+                for (path, error) in unreadable {
+                    read.add(path, message(&error));
+                }
+                return Err(read.listed());
             }
 
             Ok(InteractiveSessionRecord {
@@ -470,11 +494,21 @@ mod member_decoder {
         }
     }
 
-    /// The issue of a record whose `id` is not the id it is stored under.
-    pub(crate) fn foreign_id(prefix: &str, id: &str, expected: &str) -> SessionRecordDecodeIssue {
+    /// The issue of a record whose `id` is not the id it is stored under; both ids are echoed
+    /// at most `limit` bytes long.
+    pub(crate) fn foreign_id(
+        prefix: &str,
+        id: &str,
+        expected: &str,
+        limit: usize,
+    ) -> SessionRecordDecodeIssue {
         SessionRecordDecodeIssue::new(
             member_path(prefix, "id"),
-            format!("the record's id `{id}` is not the id it is stored under (`{expected}`)"),
+            format!(
+                "the record's id `{}` is not the id it is stored under (`{}`)",
+                echoed(id, limit),
+                echoed(expected, limit)
+            ),
         )
     }
 
@@ -493,7 +527,11 @@ mod member_decoder {
         /// The outline of each declared member (by index in [`RECORD_MEMBERS`]), when present.
         slots: [Option<&'a Node<'a>>; 22],
         prefix: &'a str,
+        /// The issues listed so far, at most `limits.issues`.
         issues: Vec<SessionRecordDecodeIssue>,
+        limits: &'a ReadLimits,
+        /// How many issues were found past the listed ones.
+        omitted: usize,
         /// The narrowing work still to spend (see [`NARROW_FLOOR`]), counted at the first
         /// failure.
         budget: Option<usize>,
@@ -502,6 +540,47 @@ mod member_decoder {
     }
 
     impl<'a> Members<'a> {
+        /// Whether another issue would still be listed (else it is only counted).
+        fn listing(&self) -> bool {
+            self.issues.len() < self.limits.issues.max(1)
+        }
+
+        /// Adds an issue: listed, its echoes cut, while fewer than the limit are; else counted.
+        fn add(&mut self, path: String, message: String) {
+            if self.listing() {
+                let message = cut_echoes(message, self.limits.echo);
+                self.push(SessionRecordDecodeIssue::new(path, message));
+            } else {
+                self.omitted += 1;
+            }
+        }
+
+        /// Adds an issue whose echoes are already cut: listed while fewer than the limit are;
+        /// else counted.
+        fn push(&mut self, issue: SessionRecordDecodeIssue) {
+            if self.listing() {
+                self.issues.push(issue);
+            } else {
+                self.omitted += 1;
+            }
+        }
+
+        /// The issues found, the listed ones and a last one that counts the rest.
+        fn listed(&mut self) -> Vec<SessionRecordDecodeIssue> {
+            let mut issues = core::mem::take(&mut self.issues);
+            if self.omitted > 0 {
+                issues.push(SessionRecordDecodeIssue::new(
+                    self.prefix,
+                    format!(
+                        "{} more issues not listed (the read limit lists {})",
+                        self.omitted,
+                        issues.len()
+                    ),
+                ));
+            }
+            issues
+        }
+
         /// The outline of a present member that is not `null`.
         fn present(&self, index: usize) -> Option<&'a Node<'a>> {
             self.slots[index].filter(|node| self.text.get(node.span.clone()) != Some("null"))
@@ -510,7 +589,7 @@ mod member_decoder {
         /// A required member; absent or failing, it adds an issue and gives `None`.
         fn required<T: DeserializeOwned>(&mut self, index: usize) -> Option<T> {
             let span = self.required_span(index)?;
-            self.decode(index, None, span)
+            self.decode_member(index, span)
         }
 
         /// The span of a required member; absent, it adds the issue. Not generic.
@@ -525,27 +604,54 @@ mod member_decoder {
         /// An optional member: absent or `null` is `None`; a failing one adds an issue.
         fn optional<T: DeserializeOwned>(&mut self, index: usize) -> Option<T> {
             let span = self.present(index)?.span.clone();
-            self.decode(index, None, span)
+            self.decode_member(index, span)
+        }
+
+        /// Decodes the member `index` from its text at `span`; on failure adds the issue.
+        fn decode_member<T: DeserializeOwned>(
+            &mut self,
+            index: usize,
+            span: Range<usize>,
+        ) -> Option<T> {
+            let (decoded, read_whole) = self.decode(index, None, span.clone());
+            if !read_whole {
+                self.failed.push(span);
+            }
+            decoded
         }
 
         /// A list member, element by element: absent is `None` (an issue when `required`),
         /// `null` too when it is not `required`.
         fn list<T: DeserializeOwned>(&mut self, index: usize, required: bool) -> Option<Vec<T>> {
-            let elements = self.elements(index, required)?;
-            let before = self.issues.len();
-            let mut decoded = Vec::with_capacity(elements.len());
-            for (at, element) in elements.iter().enumerate() {
-                let span = element.node.span.clone();
-                if let Some(element) = self.decode(index, Some(at), span) {
-                    decoded.push(element);
+            let list = self.elements(index, required)?;
+            let before = (self.issues.len(), self.omitted);
+            let mut decoded = Vec::new();
+            let mut read_whole = true;
+            for (at, element) in each_element(self.text, &list).enumerate() {
+                let Some(span) = element else {
+                    // Broken text (the outline reads structure loosely): the list as a whole
+                    // is left to the check that the text is JSON.
+                    read_whole = false;
+                    break;
+                };
+                match self.decode(index, Some(at), span) {
+                    (Some(element), true) => decoded.push(element),
+                    (Some(element), false) => {
+                        read_whole = false;
+                        decoded.push(element);
+                    }
+                    (None, _) => read_whole = false,
                 }
             }
-            (self.issues.len() == before).then_some(decoded)
+            if !read_whole {
+                self.failed.push(list);
+            }
+            ((self.issues.len(), self.omitted) == before).then_some(decoded)
         }
 
-        /// The elements of a list member (see [`Members::list`]); not a list, it adds the
-        /// issue. Not generic.
-        fn elements(&mut self, index: usize, required: bool) -> Option<&'a [Child<'a>]> {
+        /// The span of a list member (see [`Members::list`]); not a list, it adds the issue.
+        /// Not generic.
+        fn elements(&mut self, index: usize, required: bool) -> Option<Range<usize>> {
             let node = if required {
                 self.slots[index]
             } else {
@@ -557,49 +663,45 @@ mod member_decoder {
                 }
                 return None;
             };
-            let Some(elements) = node
-                .children
-                .as_deref()
-                .filter(|_| first_byte(self.text, &node.span) == b'[')
-            else {
+            if first_byte(self.text, &node.span) != b'[' {
                 let message = format!(
                     "invalid type: {}, expected a sequence",
                     describe_text(self.text, &node.span)
                 );
                 let path = member_path(self.prefix, RECORD_MEMBERS[index]);
-                self.issues
-                    .push(SessionRecordDecodeIssue::new(path, message));
+                self.add(path, message);
                 self.failed.push(node.span.clone());
                 return None;
-            };
-            Some(elements)
+            }
+            Some(node.span.clone())
         }
 
         fn missing(&mut self, index: usize) {
             let key = RECORD_MEMBERS[index];
-            self.issues.push(SessionRecordDecodeIssue::new(
+            self.add(
                 member_path(self.prefix, key),
                 format!("missing field `{key}`"),
-            ));
+            );
         }
 
         /// Decodes the member `index` (its element `at` for a list) from its text at `span`;
-        /// on failure adds the issue.
+        /// on failure adds the issue. Also says whether the text was read whole (else only its
+        /// canonical form was, or it failed).
         fn decode<T: DeserializeOwned>(
             &mut self,
             index: usize,
             at: Option<usize>,
             span: Range<usize>,
-        ) -> Option<T> {
+        ) -> (Option<T>, bool) {
             // The one generic part: a decode from a reader of the text, keeping what decodes.
             let mut decoded = None;
             let mut decodes = |reader: &mut Reader<'_>| {
                 T::deserialize(ObjectsOnly(reader)).map(|value| decoded = Some(value))
             };
-            if self.decoded(index, at, span, &mut decodes) {
-                decoded
-            } else {
-                None
+            match self.decoded(index, at, span, &mut decodes) {
+                Decoded::Whole => (decoded, true),
+                Decoded::Canonical => (decoded, false),
+                Decoded::Failed => (None, false),
             }
         }
 
@@ -612,14 +714,13 @@ mod member_decoder {
             at: Option<usize>,
             span: Range<usize>,
             decodes: &mut Decodes<'_>,
-        ) -> bool {
+        ) -> Decoded {
             let Some(text) = self.text.get(span.clone()) else {
-                return false;
+                return Decoded::Failed;
             };
             if attempt(text, decodes).is_none() {
-                return true;
+                return Decoded::Whole;
             }
-            self.failed.push(span.clone());
             // What a parse into a value reads: names sorted (serde reports the first failing
             // member it meets), the last of a repeated name kept.
             let mut root = String::with_capacity(text.len());
@@ -627,10 +728,10 @@ mod member_decoder {
                 root = String::from(text);
             }
             match attempt(&root, decodes) {
-                None => true,
+                None => Decoded::Canonical,
                 Some(message) => {
                     self.failed(index, at, &root, message, decodes);
-                    false
+                    Decoded::Failed
                 }
             }
         }
@@ -646,6 +747,11 @@ mod member_decoder {
             message: String,
             decodes: &mut Decodes<'_>,
         ) {
+            if !self.listing() {
+                // Past the listed issues only the count is kept: no narrowing work.
+                self.omitted += 1;
+                return;
+            }
             let text = self.text;
             let left = self.budget.get_or_insert_with(|| {
                 NARROW_FLOOR + weight(text, &whole(text), usize::MAX).unwrap_or(0) / NARROW_SHARE
@@ -655,9 +761,19 @@ mod member_decoder {
             if let Some(at) = at {
                 path.push_str(&format!("[{at}]"));
             }
-            self.issues
-                .push(SessionRecordDecodeIssue::new(render(path, &steps), message));
+            let path = render(path, &steps, self.limits.echo);
+            self.add(path, message);
         }
+    }
+
+    /// How a member's text decoded.
+    enum Decoded {
+        /// Its own text, whole.
+        Whole,
+        /// Only its canonical form (a repeated name dropped): its own text was not read whole.
+        Canonical,
+        /// Not at all (the issue is added).
+        Failed,
     }
 
     // ---- narrowing an issue below a failing value ----------------------------------------
@@ -668,12 +784,12 @@ mod member_decoder {
         Element(usize),
     }
 
-    fn render(mut path: String, steps: &[Step]) -> String {
+    fn render(mut path: String, steps: &[Step], limit: usize) -> String {
         for step in steps {
             match step {
                 Step::Member(key) => {
                     path.push('.');
-                    path.push_str(key);
+                    path.push_str(&echoed(key, limit));
                 }
                 Step::Element(index) => path.push_str(&format!("[{index}]")),
             }

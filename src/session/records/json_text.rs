@@ -11,7 +11,10 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::ops::Range;
 
-/// The deepest nesting followed (serde_json's own limit for a parse).
+use crate::agent_core::quote_or_escape;
+
+/// The deepest nesting followed by default (serde_json's own limit for a parse); a decoder of
+/// outside text bounds it lower with [`outline_plain`]'s `limit`.
 const DEPTH: usize = 128;
 
 /// One member of an object: its name (escapes decoded), where its name starts (the quote) and
@@ -57,7 +60,7 @@ pub(crate) struct Child<'t> {
 /// arrays split into their members and elements `levels` deep, in one pass over the text;
 /// `None` when the text is broken.
 pub(crate) fn outline<'t>(text: &'t str, span: &Range<usize>, levels: usize) -> Option<Node<'t>> {
-    outline_plain(text, span, levels).map(|(node, _)| node)
+    outline_plain(text, span, levels, DEPTH).map(|(node, _)| node)
 }
 
 /// [`outline`], and in the same pass whether the value is plain: it holds none of what
@@ -65,23 +68,27 @@ pub(crate) fn outline<'t>(text: &'t str, span: &Range<usize>, levels: usize) -> 
 /// surrogate, a number that could overflow an `f64`: one with an exponent, or
 /// [`PLAIN_NUMBER`] characters long; nesting deeper than [`PLAIN_DEPTH`]). Conservative: it
 /// may call text a parse accepts not plain, never the reverse. So text that serde_json skips
-/// (or reads strictly) and that is plain, a parse accepts.
+/// (or reads strictly) and that is plain, a parse accepts. `None` too for text nested deeper
+/// than `limit` levels (capped at serde_json's 128), which no parse then reads.
 pub(crate) fn outline_plain<'t>(
     text: &'t str,
     span: &Range<usize>,
     levels: usize,
+    limit: usize,
 ) -> Option<(Node<'t>, bool)> {
     let mut plain = true;
-    let node = node(text, span.start, levels, 0, &mut plain)?;
+    let node = node(text, span.start, levels, 0, limit.min(DEPTH), &mut plain)?;
     (node.span.end == span.end).then_some((node, plain))
 }
 
-/// The outline of the value at `start`, nested `depth` deep; clears `plain` when it is not.
+/// The outline of the value at `start`, nested `depth` deep (at most `limit`); clears `plain`
+/// when it is not.
 fn node<'t>(
     text: &'t str,
     start: usize,
     levels: usize,
     depth: usize,
+    limit: usize,
     plain: &mut bool,
 ) -> Option<Node<'t>> {
     let bytes = text.as_bytes();
@@ -89,13 +96,16 @@ fn node<'t>(
         Some(b'{') if levels > 0 => b'}',
         Some(b'[') if levels > 0 => b']',
         _ => {
-            let end = value_end_at(bytes, start, depth, plain)?;
+            let end = value_end_at(bytes, start, depth, limit, plain)?;
             return Some(Node {
                 span: start..end,
                 children: None,
             });
         }
     };
+    if depth + 1 > limit {
+        return None;
+    }
     if depth + 1 > PLAIN_DEPTH {
         *plain = false;
     }
@@ -125,7 +135,7 @@ fn node<'t>(
         } else {
             None
         };
-        let child = node(text, pos, levels - 1, depth + 1, plain)?;
+        let child = node(text, pos, levels - 1, depth + 1, limit, plain)?;
         pos = space(bytes, child.span.end);
         children.push(Child {
             name,
@@ -143,6 +153,34 @@ fn node<'t>(
             _ => return None,
         }
     }
+}
+
+/// The spans of the elements of the array at `span`, one at a time as the text goes (an array
+/// may hold many thousands of small values: none of them is listed at once). An item is `None`
+/// where the text is broken, and the iteration ends there.
+pub(crate) fn each_element<'t>(
+    text: &'t str,
+    span: &Range<usize>,
+) -> impl Iterator<Item = Option<Range<usize>>> + 't {
+    let bytes = text.as_bytes();
+    let end = span.end;
+    let mut pos = (bytes.get(span.start) == Some(&b'[')).then(|| space(bytes, span.start + 1));
+    if pos.is_some_and(|at| bytes.get(at) == Some(&b']')) {
+        pos = None;
+    }
+    core::iter::from_fn(move || {
+        let at = pos.take()?;
+        let Some(value_end) = value_end_at(bytes, at, 0, DEPTH, &mut true) else {
+            return Some(None);
+        };
+        let after = space(bytes, value_end);
+        match bytes.get(after) {
+            Some(b',') => pos = Some(space(bytes, after + 1)),
+            Some(b']') if after + 1 == end => {}
+            _ => return Some(None),
+        }
+        Some(Some(at..value_end))
+    })
 }
 
 /// The members of the object at `span`, in the order written; `None` when it is not an object
@@ -244,7 +282,7 @@ fn canonical_at(text: &str, span: &Range<usize>, out: &mut String, depth: usize)
             let mut pos = space(bytes, span.start + 1);
             if bytes.get(pos) != Some(&b']') {
                 loop {
-                    let end = value_end_at(bytes, pos, 0, &mut true)?;
+                    let end = value_end_at(bytes, pos, depth, DEPTH, &mut true)?;
                     canonical_at(text, &(pos..end), out, depth + 1)?;
                     pos = space(bytes, end);
                     match bytes.get(pos) {
@@ -339,8 +377,14 @@ fn space(bytes: &[u8], mut pos: usize) -> usize {
 /// Where the value that starts at `pos`, nested `base` deep, ends, without recursion and
 /// without decoding its strings; clears `plain` when it is not (see [`outline_plain`]). Loose:
 /// it finds where a value of valid text ends, and stops at some errors of broken text (and at
-/// nesting deeper than a parse reads).
-fn value_end_at(bytes: &[u8], pos: usize, base: usize, plain: &mut bool) -> Option<usize> {
+/// nesting deeper than `limit` in all).
+fn value_end_at(
+    bytes: &[u8],
+    pos: usize,
+    base: usize,
+    limit: usize,
+    plain: &mut bool,
+) -> Option<usize> {
     let mut depth = 0_usize;
     let mut rest = bytes.get(pos..)?;
     loop {
@@ -350,7 +394,7 @@ fn value_end_at(bytes: &[u8], pos: usize, base: usize, plain: &mut bool) -> Opti
             b'"' => rest = skip_string(rest, plain)?,
             b'[' | b'{' => {
                 depth += 1;
-                if depth > DEPTH {
+                if base + depth > limit {
                     return None;
                 }
                 if base + depth > PLAIN_DEPTH {
@@ -383,33 +427,6 @@ fn token(rest: &[u8]) -> usize {
     rest.iter()
         .position(|byte| !byte.is_ascii_alphanumeric() && !b"+-.".contains(byte))
         .unwrap_or(rest.len())
-}
-
-/// The high bit of each of the eight bytes of `word` that is `byte`, and maybe of some bytes
-/// above the first such one (a borrow may carry): its lowest set bit is exact.
-const fn bytes_equal(word: u64, byte: u8) -> u64 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    let diff = word ^ (ONES * byte as u64);
-    diff.wrapping_sub(ONES) & !diff & (ONES << 7)
-}
-
-/// Where the first quote or backslash of `bytes` is, eight bytes at a time.
-fn quote_or_escape(bytes: &[u8]) -> Option<usize> {
-    let mut at = 0;
-    while let Some(chunk) = bytes.get(at..).and_then(<[u8]>::first_chunk::<8>) {
-        let word = u64::from_le_bytes(*chunk);
-        let found = bytes_equal(word, b'"') | bytes_equal(word, b'\\');
-        if found != 0 {
-            return Some(at + found.trailing_zeros() as usize / 8);
-        }
-        at += 8;
-    }
-    let tail = bytes.get(at..)?;
-    Some(
-        at + tail
-            .iter()
-            .position(|&byte| byte == b'"' || byte == b'\\')?,
-    )
 }
 
 /// Skips the rest of a string (after its opening quote), whatever its escapes; `None` at the

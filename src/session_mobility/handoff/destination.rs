@@ -30,7 +30,7 @@ use alloc::vec::Vec;
 use core::convert::Infallible;
 use core::fmt;
 
-use crate::agent_core::Value;
+use crate::agent_core::{ReadLimits, Value, nests_deeper};
 use crate::session::records::{InteractiveSessionRecord, SessionRecordDecodeIssue};
 
 use super::composition::{
@@ -537,6 +537,13 @@ fn decode_payload<C: HandoffDestinationComposition>(
     composition: &C,
     serialized: &str,
 ) -> Result<Box<InteractiveSessionRecord>, String> {
+    // Nothing recursive reads a payload nested deeper than the default read limit.
+    let depth = ReadLimits::DEFAULT.depth;
+    if nests_deeper(serialized.as_bytes(), depth) {
+        return Err(format!(
+            "payload verified intact but nests deeper than {depth} levels (the read limit)"
+        ));
+    }
     let value: Value =
         serde_json::from_str(serialized).map_err(|_| String::from(NOT_JSON_DETAIL))?;
     match composition.decode_record(value) {

@@ -9,7 +9,7 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::agent_core::Value;
+use crate::agent_core::{ReadLimits, Value, nests_deeper};
 use crate::transport::channels::{BinaryFrame, ChannelEventFrame, ChannelFrame, ChannelName};
 
 /// The three bytes every channel frame starts with: `RBF`.
@@ -59,6 +59,13 @@ pub enum ChannelFrameError {
     /// An event body without a non-empty string `event`.
     #[error("channel frame: event body is missing a non-empty `event` name")]
     MissingEventName,
+    /// An event body whose arrays and objects nest deeper than the read limit
+    /// ([`ReadLimits::depth`]): refused before it is parsed (the reference has no bound).
+    #[error("channel frame: event body nests deeper than {limit} levels")]
+    TooDeep {
+        /// The bound that was passed.
+        limit: usize,
+    },
 }
 
 /// True when `bytes` start with the frame magic `RBF`: the cheap test a carrier uses to tell
@@ -247,10 +254,31 @@ pub(super) fn split_header(bytes: &[u8]) -> Result<RawHeader<'_>, ChannelFrameEr
 /// string holding one) reads as U+FFFD, as JavaScript's `TextEncoder` would make it; a pair
 /// reads as its character.
 ///
+/// Bodies nested deeper than [`ReadLimits::DEFAULT`] allows are refused before they are parsed;
+/// [`decode_event_body_within`] takes the host's bound.
+///
 /// # Errors
-/// [`ChannelFrameError::MalformedJsonBody`], [`EventBodyNotObject`](ChannelFrameError::EventBodyNotObject)
-/// or [`MissingEventName`](ChannelFrameError::MissingEventName).
+/// [`ChannelFrameError::MalformedJsonBody`], [`TooDeep`](ChannelFrameError::TooDeep),
+/// [`EventBodyNotObject`](ChannelFrameError::EventBodyNotObject) or
+/// [`MissingEventName`](ChannelFrameError::MissingEventName).
 pub fn decode_event_body(body: &[u8]) -> Result<(String, Value), ChannelFrameError> {
+    decode_event_body_within(body, &ReadLimits::DEFAULT)
+}
+
+/// [`decode_event_body`] with [`ReadLimits::depth`] of the host's `limits` as the nesting
+/// bound.
+///
+/// # Errors
+/// As [`decode_event_body`].
+pub fn decode_event_body_within(
+    body: &[u8],
+    limits: &ReadLimits,
+) -> Result<(String, Value), ChannelFrameError> {
+    if nests_deeper(body, limits.depth) {
+        return Err(ChannelFrameError::TooDeep {
+            limit: limits.depth,
+        });
+    }
     let body: Value = serde_json::from_slice(body)
         .or_else(|error| {
             let repaired = super::lone_surrogates::replace_lone_surrogates(body).ok_or(error)?;

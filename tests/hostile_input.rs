@@ -1,0 +1,149 @@
+//! Hostile input on a small stack: every entry point that parses text from outside refuses
+//! nesting past the read limit before anything recursive reads it, so it runs within a thread
+//! stack of a size a device could give it, however deep the input nests. (The Cortex-M3 image
+//! `hostile_input` measures the same entry points' stack on the target; this is the host's
+//! guard against a regression, in a debug build whose frames are larger.)
+
+use agent_interface::agent_core::{
+    ReadLimits, UniversalMessage, Value, from_json_slice, from_json_str_within,
+};
+use agent_interface::runtime::record_codec::{decode_session_record, decode_session_record_within};
+use agent_interface::runtime::transport::channels::{
+    ChannelFrameError, decode_channel_frame, decode_event_body, encode_channel_frame,
+};
+use agent_interface::session::records::SessionRecordDecodeOutcome;
+use agent_interface::transport::channels::{ChannelEventFrame, ChannelFrame, ChannelName};
+
+/// The thread stack every case runs in: far less than a host thread's megabytes, so an input
+/// that recursed once per level of nesting would overflow it and abort the test binary.
+const SMALL_STACK: usize = 128 * 1024;
+
+/// Levels of nesting that would overflow [`SMALL_STACK`] in a debug build, were they parsed.
+const HOSTILE: usize = 120;
+
+fn on_small_stack<T: Send + 'static>(run: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new()
+        .stack_size(SMALL_STACK)
+        .spawn(run)
+        .expect("a thread starts")
+        .join()
+        .expect("the case neither panics nor overflows its stack")
+}
+
+fn nested(levels: usize) -> String {
+    format!("{}{}", "[".repeat(levels), "]".repeat(levels))
+}
+
+fn stored(plan: &str) -> Vec<u8> {
+    format!(
+        r#"{{"schemaVersion":1,"record":{{"id":"s1","cwd":"/w","createdAt":"t","updatedAt":"t","messages":[],"x-any":{plan}}}}}"#
+    )
+    .into_bytes()
+}
+
+fn corrupt_issues(outcome: SessionRecordDecodeOutcome) -> Vec<(String, String)> {
+    match outcome {
+        SessionRecordDecodeOutcome::Corrupt { issues, .. } => issues
+            .into_iter()
+            .map(|issue| (issue.path, issue.message))
+            .collect(),
+        other => panic!("expected corrupt, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_stored_record_nested_past_the_limit_is_corrupt_where_it_passes_it() {
+    let issues =
+        on_small_stack(|| corrupt_issues(decode_session_record(&stored(&nested(HOSTILE)), "s1")));
+    // The envelope and the record are two levels and `x-any`'s array the third: the 33rd
+    // opens x-any's 30th `[0]`.
+    let path = format!("record.x-any{}", "[0]".repeat(30));
+    assert_eq!(issues.len(), 1, "{issues:?}");
+    assert_eq!(issues[0].0, path);
+    assert!(
+        issues[0]
+            .1
+            .starts_with("nesting deeper than 32 levels (the read limit) at byte")
+    );
+    // At the limit it is read (`x-any` is any value).
+    let at_limit = on_small_stack(|| decode_session_record(&stored(&nested(30)), "s1"));
+    assert!(
+        matches!(at_limit, SessionRecordDecodeOutcome::Valid { .. }),
+        "{at_limit:?}"
+    );
+    // A host's own bound.
+    let limits = ReadLimits::DEFAULT.with_depth(8);
+    let issues = corrupt_issues(decode_session_record_within(
+        &stored(&nested(7)),
+        "s1",
+        &limits,
+    ));
+    assert_eq!(issues[0].0, format!("record.x-any{}", "[0]".repeat(6)));
+}
+
+#[test]
+fn a_record_that_is_only_brackets_is_corrupt_at_any_depth() {
+    for levels in [33, 129, 100_000] {
+        let issues = on_small_stack(move || {
+            corrupt_issues(decode_session_record(nested(levels).as_bytes(), "s1"))
+        });
+        assert_eq!(issues.len(), 1);
+        assert_eq!(issues[0].0, "[0]".repeat(32));
+        // Unclosed, it is still refused for its depth, not parsed.
+        let open = "[".repeat(levels);
+        let issues =
+            on_small_stack(move || corrupt_issues(decode_session_record(open.as_bytes(), "s1")));
+        assert!(
+            issues[0].1.starts_with("nesting deeper than 32 levels"),
+            "{issues:?}"
+        );
+    }
+}
+
+#[test]
+fn an_event_body_nested_past_the_limit_is_refused_before_it_is_parsed() {
+    let body = format!(r#"{{"event":"e","payload":{}}}"#, nested(HOSTILE));
+    let refused = on_small_stack(move || decode_event_body(body.as_bytes()));
+    assert_eq!(refused, Err(ChannelFrameError::TooDeep { limit: 32 }));
+    assert_eq!(
+        ChannelFrameError::TooDeep { limit: 32 }.to_string(),
+        "channel frame: event body nests deeper than 32 levels"
+    );
+    // A whole frame, as a peer sends it: the payload at the limit is read, one past is not.
+    let frame = |levels: usize| {
+        let payload: Value = serde_json::from_str(&nested(levels)).expect("a shallow value parses");
+        encode_channel_frame(&ChannelFrame::Event(ChannelEventFrame::new(
+            ChannelName::new("c").expect("a name"),
+            0,
+            "e",
+            payload,
+        )))
+    };
+    assert!(decode_channel_frame(&frame(31)).is_ok());
+    assert_eq!(
+        decode_channel_frame(&frame(32)),
+        Err(ChannelFrameError::TooDeep { limit: 32 })
+    );
+}
+
+#[test]
+fn a_strict_decoder_names_where_the_nesting_passes_the_limit() {
+    let text = format!(
+        r#"{{"role":"user","id":"m","timestamp":"t","state":"complete","content":"hi","metadata":{{"k":{}}}}}"#,
+        nested(HOSTILE)
+    );
+    let error = on_small_stack(move || {
+        from_json_slice::<UniversalMessage>(text.as_bytes())
+            .unwrap_err()
+            .to_string()
+    });
+    assert_eq!(
+        error,
+        format!(
+            "metadata.k{}: nesting deeper than 32 levels (the read limit) at byte 120",
+            "[0]".repeat(30)
+        )
+    );
+    let value = from_json_str_within::<Value>(&nested(3), &ReadLimits::DEFAULT.with_depth(3));
+    assert!(value.is_ok());
+}
