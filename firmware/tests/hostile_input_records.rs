@@ -18,7 +18,7 @@ use alloc::vec::Vec;
 
 use agent_interface::runtime::record_codec::{decode_session_record, encode_session_record};
 use agent_interface::session::records::{SessionRecordDecodeIssue, SessionRecordDecodeOutcome};
-use hostile::{AT, DEEP, ECHO, HEAP, ISSUES, PAST, STACK, nested, regressions};
+use hostile::{AT, DEEP, ECHO, HEAP, ISSUES, PAST, STACK, TOO_DEEP, nested, regressions};
 
 /// A record stored under `sess-2` with `members` after its own (each starting with a comma).
 fn record(members: &str) -> String {
@@ -100,11 +100,28 @@ fn unknown_member_at_the_bound() {
 }
 
 fn unknown_member_one_past_the_bound() {
-    corrupt(decode_session_record(&deep_extra(PAST), "sess-2"));
+    assert_too_deep(
+        &corrupt(decode_session_record(&deep_extra(PAST), "sess-2")),
+        "record.extra",
+    );
 }
 
 fn unknown_member_1000_deep() {
-    corrupt(decode_session_record(&deep_extra(DEEP), "sess-2"));
+    assert_too_deep(
+        &corrupt(decode_session_record(&deep_extra(DEEP), "sess-2")),
+        "record.extra",
+    );
+}
+
+/// One of `issues` is the bound's, located under `path`.
+fn assert_too_deep(issues: &[SessionRecordDecodeIssue], path: &str) {
+    let found = issues.iter().find(|issue| issue.message.contains(TOO_DEEP));
+    let issue = found.unwrap_or_else(|| panic!("no issue names the nesting bound: {issues:?}"));
+    assert!(
+        issue.path.starts_with(path),
+        "the bound's issue at {}",
+        issue.path
+    );
 }
 
 /// A record whose one message's `content` nests the text `depth` deep (envelope, record,
@@ -119,11 +136,13 @@ fn message_content_at_the_bound() {
 }
 
 fn message_content_one_past_the_bound() {
-    corrupt(decode_session_record(&deep_content(PAST), "sess-2"));
+    let issues = corrupt(decode_session_record(&deep_content(PAST), "sess-2"));
+    assert_too_deep(&issues, "record.messages[0].content");
 }
 
 fn message_content_1000_deep() {
-    corrupt(decode_session_record(&deep_content(DEEP), "sess-2"));
+    let issues = corrupt(decode_session_record(&deep_content(DEEP), "sess-2"));
+    assert_too_deep(&issues, "record.messages[0].content");
 }
 
 // ---------------------------------------------------------------- size
@@ -168,8 +187,14 @@ fn eight_kib_of_broken_members() {
 }
 
 fn six_kib_wrong_id() {
-    let id: String = core::iter::repeat_n('x', 6 * 1024).collect();
-    let text = record("").replace(r#""id":"sess-2""#, &format!(r#""id":"{id}""#));
+    // Built in place, so that the case holds one copy of the text while it is decoded.
+    let (head, tail) = r#"{"schemaVersion":1,"record":{"id":"|","cwd":"/a","createdAt":"t","updatedAt":"t","messages":[]}}"#
+        .split_once('|')
+        .expect("the id's place");
+    let mut text = String::with_capacity(head.len() + 6 * 1024 + tail.len());
+    text.push_str(head);
+    text.extend(core::iter::repeat_n('x', 6 * 1024));
+    text.push_str(tail);
     let issues = corrupt(decode_session_record(text.as_bytes(), "sess-2"));
     assert!(
         issues.iter().any(|issue| issue.path == "record.id"),

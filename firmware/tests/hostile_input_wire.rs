@@ -27,7 +27,9 @@ use agent_interface::runtime::transport::channels::{
 use agent_interface::transport::channels::{
     ChannelDescriptor, ChannelEventFrame, ChannelFrame, ChannelName,
 };
-use hostile::{AT, DEEP, HEAP, PAST, STACK, event_body, event_frame, nested, regressions};
+use hostile::{
+    AT, BOUND, DEEP, HEAP, PAST, STACK, TOO_DEEP, event_body, event_frame, nested, regressions,
+};
 
 // ---------------------------------------------------------------- fuzz reproducers
 
@@ -202,11 +204,7 @@ fn depth_of(value: &Value) -> usize {
 /// A refusal of text nested too deep: the decoder says the body is not one it reads.
 fn assert_too_deep(outcome: Result<(), ChannelFrameError>) {
     let error = outcome.expect_err("nested past the bound: refused");
-    assert_eq!(
-        error,
-        ChannelFrameError::MalformedJsonBody,
-        "refused as too deep"
-    );
+    assert_eq!(error, ChannelFrameError::TooDeep { limit: BOUND });
 }
 
 // ---------------------------------------------------------------- whole frames
@@ -278,10 +276,8 @@ fn assert_refused_delivery(items: &[Result<usize, NotDelivered>]) {
     let [Err(NotDelivered::Refused(RefusedDelivery { seq: 0, refusal }))] = items else {
         panic!("one refused delivery, not {items:?}");
     };
-    assert_eq!(
-        refusal,
-        &ChannelRefusal::Malformed(ChannelFrameError::MalformedJsonBody)
-    );
+    let too_deep = ChannelFrameError::TooDeep { limit: BOUND };
+    assert_eq!(refusal, &ChannelRefusal::Malformed(too_deep));
 }
 
 /// A frame far ahead, then one at `u32::MAX`. Under the default policy (a full window skips
@@ -331,10 +327,11 @@ fn far_ahead_and_last_seqs() {
 
     let refuse = GapPolicy::new().with_window_full(WindowFull::Refuse);
     let mut strict = open_registry().with_gap_policy(refuse);
-    drop(
-        strict
-            .receive(event_frame("c", 0, &body), 0)
-            .expect("routed"),
+    let first = strict.receive(event_frame("c", 0, &body), 0);
+    assert_eq!(
+        first.expect("routed").count(),
+        1,
+        "seq 0 delivered, 1 expected next"
     );
     for seq in [9, far, last] {
         let refused = strict.receive(event_frame("c", seq, &body), 0).map(drop);
@@ -384,11 +381,17 @@ fn frame_json(levels: usize) -> Vec<u8> {
     )
 }
 
-fn strict_decoders_at_the_bound() {
+fn strict_value_at_the_bound() {
     let value: Value = from_json_slice(&nested("", AT, "")).expect("a value at the bound");
     assert_eq!(depth_of(&value), AT);
+}
+
+fn strict_event_frame_at_the_bound() {
     let frame: ChannelEventFrame = from_json_slice(&frame_json(AT - 1)).expect("at the bound");
     assert_eq!(depth_of(&frame.payload), AT - 1);
+}
+
+fn strict_frame_at_the_bound() {
     let frame: ChannelFrame = from_json_slice(&frame_json(AT - 1)).expect("at the bound");
     assert!(matches!(frame, ChannelFrame::Event(_)));
 }
@@ -531,8 +534,20 @@ fn main() -> ! {
                 HEAP,
             ),
             (
-                "strict_decoders_at_the_bound",
-                strict_decoders_at_the_bound,
+                "strict_value_at_the_bound",
+                strict_value_at_the_bound,
+                STACK,
+                HEAP,
+            ),
+            (
+                "strict_event_frame_at_the_bound",
+                strict_event_frame_at_the_bound,
+                STACK,
+                HEAP,
+            ),
+            (
+                "strict_frame_at_the_bound",
+                strict_frame_at_the_bound,
                 STACK,
                 HEAP,
             ),

@@ -4,6 +4,8 @@
 
 use alloc::vec::Vec;
 
+use agent_interface::agent_core::ReadLimits;
+
 include!(concat!(env!("OUT_DIR"), "/fuzz_regressions.rs"));
 
 /// The fuzz targets whose reproducers the wire image replays.
@@ -18,7 +20,7 @@ pub const RECORD_TARGETS: &[&str] = &["session_decode"];
 
 /// The library's default nesting bound: the deepest arrays and objects nest in text it reads
 /// (the document is level 0, `[[1]]` nests 2 deep).
-pub const BOUND: usize = 32;
+pub const BOUND: usize = ReadLimits::DEFAULT.depth;
 
 /// Stack every case fits in: what is left of the LM3S6965's 64 KiB of SRAM beside a 40 KiB heap
 /// and the statics is about 24 KiB, and the inputs at the bound must leave a third of it.
@@ -82,6 +84,9 @@ pub const PAST: usize = BOUND + 1;
 pub const DEEP: usize = 1000;
 
 /// The most issues a corrupt outcome lists by default (then one more says how many were left).
-pub const ISSUES: usize = 32;
+pub const ISSUES: usize = ReadLimits::DEFAULT.issues;
 /// The most bytes of an outside value a message echoes by default.
-pub const ECHO: usize = 64;
+pub const ECHO: usize = ReadLimits::DEFAULT.echo;
+
+/// The words every refusal of the nesting bound carries.
+pub const TOO_DEEP: &str = "(the read limit)";
