@@ -311,8 +311,11 @@ pub fn run_within(suite: &str, cases: &[(&str, fn())], budget: Budget) -> ! {
     finish(cases.len())
 }
 
+/// One case with its budget: `(name, case, stack budget, heap budget)`, in bytes.
+pub type MeasuredCase = (&'static str, fn(), usize, usize);
+
 /// [`run`] with a budget per case: `(name, case, stack budget, heap budget)`, in bytes.
-pub fn run_measured(suite: &str, cases: &[(&str, fn(), usize, usize)]) -> ! {
+pub fn run_measured(suite: &str, cases: &[MeasuredCase]) -> ! {
     start(suite, cases.len());
     for (name, case, stack, heap) in cases {
         run_case(

@@ -173,6 +173,21 @@ fn eight_kib_of_empty_messages() {
         "{}",
         issues[0].path
     );
+    assert_capped(&issues);
+}
+
+/// `issues` are the first [`ISSUES`], then one that counts the rest.
+fn assert_capped(issues: &[SessionRecordDecodeIssue]) {
+    assert_eq!(
+        issues.len(),
+        ISSUES + 1,
+        "the first issues, then the count of the rest"
+    );
+    let last = &issues[ISSUES].message;
+    assert!(
+        last.contains("more issues not listed"),
+        "the last issue: {last}"
+    );
 }
 
 fn eight_kib_of_broken_members() {
@@ -184,6 +199,7 @@ fn eight_kib_of_broken_members() {
         "{}",
         issues[0].path
     );
+    assert_capped(&issues);
 }
 
 fn six_kib_wrong_id() {
