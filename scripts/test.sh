@@ -154,7 +154,24 @@ bash scripts/browser.sh
 
 # ---------------------------------------------------------------- firmware
 step "firmware tests on a Cortex-M3 (lm3s6965evb: 256 KiB flash, 64 KiB SRAM) under QEMU"
+# Each case line ends with its stack high-water mark and heap peak: `ok (stack N B, heap peak M B)`.
 cargo firmware-test
+
+# Issue 37: fuzz reproducers and crafted worst cases (nesting at the bound, past it and 1000 deep;
+# 8 KiB records; a 6 KiB id; far-ahead seqs) through the public API on the small board, each case
+# within a stack and heap budget (a case over one fails the image). Already run above; run again
+# (built, a few seconds) to print the figures as one table.
+step "firmware hostile input on the LM3S6965: per-case stack high-water mark and heap peak"
+(
+    cd firmware
+    cargo test --release --test hostile_input_wire --test hostile_input_records 2>/dev/null |
+        awk '/^test .* \.\.\. ok \(stack/ {
+                case = $2; sub(/^hostile_input::/, "", case)
+                figures = $0; sub(/^.*\.\.\. ok \(/, "", figures); sub(/\)$/, "", figures)
+                printf "%-58s %s\n", case, figures; n++
+            }
+            END { if (n == 0) { print "no hostile-input case printed its figures" > "/dev/stderr"; exit 1 } }'
+)
 
 # The images that carry a whole record store (the session codec, a store, a seal, a suite) need
 # more than 256 KiB of flash: they require the firmware feature `mps2-an385` and link against a
