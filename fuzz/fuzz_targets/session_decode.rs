@@ -12,10 +12,13 @@
 //!   messages; for a parse's own error, only the path);
 //! - `valid` only for a record whose id is the stored id, and such a record encodes and decodes
 //!   back equal (`encode_session_record` round trip);
-//! - `corrupt` always carries at least one issue.
+//! - `corrupt` always carries at least one issue;
+//! - bytes nested deeper than the default read limit are corrupt with one issue that names
+//!   it, whatever a parse says; past the limit's number of issues, the last one counts the
+//!   rest, on both paths alike.
 #![no_main]
 
-use agent_interface::agent_core::Value;
+use agent_interface::agent_core::{ReadLimits, Value};
 use agent_interface::runtime::record_codec::{decode_session_record, encode_session_record};
 use agent_interface::session::records::{InteractiveSessionRecord, SessionRecordDecodeOutcome};
 use libfuzzer_sys::fuzz_target;
@@ -64,6 +67,32 @@ fn by_a_parse(
     }
 }
 
+/// How deep arrays and objects nest in `bytes`, outside strings (the document is level 0).
+fn nesting_of(bytes: &[u8]) -> usize {
+    let (mut depth, mut deepest, mut in_string, mut escaped) = (0_usize, 0, false, false);
+    for &byte in bytes {
+        if in_string {
+            match (escaped, byte) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match byte {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
+}
+
 fuzz_target!(|data: &[u8]| {
     let (id, bytes) = match data.iter().take(130).position(|&b| b == 0) {
         Some(at) => (
@@ -73,14 +102,27 @@ fuzz_target!(|data: &[u8]| {
         None => (String::from("sess-2"), data),
     };
     let outcome = decode_session_record(bytes, &id);
+    if nesting_of(bytes) > ReadLimits::DEFAULT.depth {
+        let SessionRecordDecodeOutcome::Corrupt { issues, .. } = &outcome else {
+            panic!("nesting past the read limit is not corrupt: {outcome:?}");
+        };
+        assert_eq!(issues.len(), 1, "{issues:?}");
+        assert!(issues[0].message.starts_with("nesting deeper than"), "{issues:?}");
+        return;
+    }
     match (&outcome, by_a_parse(bytes, &id)) {
         (SessionRecordDecodeOutcome::Corrupt { issues, .. }, Err((path, Some(line)))) => {
             let rendered: Vec<String> = issues
                 .iter()
                 .filter(|issue| !issue.message.starts_with("the record's id"))
                 .map(|issue| {
-                    let path = issue.path.strip_prefix("record.").unwrap_or(&issue.path);
-                    format!("{path}: {}", issue.message)
+                    // The record's own error names its members without `record.`, and the
+                    // issue that counts the rest at the record itself without a path.
+                    match issue.path.strip_prefix("record.") {
+                        Some(path) => format!("{path}: {}", issue.message),
+                        None if issue.path == "record" => issue.message.clone(),
+                        None => format!("{}: {}", issue.path, issue.message),
+                    }
                 })
                 .collect();
             assert_eq!(

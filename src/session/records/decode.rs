@@ -628,6 +628,10 @@ mod member_decoder {
             let list = self.elements(index, required)?;
             let before = (self.issues.len(), self.omitted);
             let mut decoded = Vec::new();
+            // The elements are counted first (a scan, no decode): the list is allocated once at
+            // its size, when its first element decodes, never grown by doubling (which holds
+            // the old and the new buffer at once on a small heap).
+            let count = each_element(self.text, &list).count();
             let mut read_whole = true;
             for (at, element) in each_element(self.text, &list).enumerate() {
                 let Some(span) = element else {
@@ -636,13 +640,13 @@ mod member_decoder {
                     read_whole = false;
                     break;
                 };
-                match self.decode(index, Some(at), span) {
-                    (Some(element), true) => decoded.push(element),
-                    (Some(element), false) => {
-                        read_whole = false;
-                        decoded.push(element);
+                let (element, whole) = self.decode(index, Some(at), span);
+                read_whole &= whole;
+                if let Some(element) = element {
+                    if decoded.capacity() == 0 {
+                        decoded.reserve_exact(count - at);
                     }
-                    (None, _) => read_whole = false,
+                    decoded.push(element);
                 }
             }
             if !read_whole {
