@@ -107,7 +107,10 @@ fuzz_target!(|data: &[u8]| {
             panic!("nesting past the read limit is not corrupt: {outcome:?}");
         };
         assert_eq!(issues.len(), 1, "{issues:?}");
-        assert!(issues[0].message.starts_with("nesting deeper than"), "{issues:?}");
+        assert!(
+            issues[0].message.starts_with("nesting deeper than"),
+            "{issues:?}"
+        );
         return;
     }
     match (&outcome, by_a_parse(bytes, &id)) {
