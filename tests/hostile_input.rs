@@ -3,6 +3,9 @@
 //! stack of a size a device could give it, however deep the input nests. (The Cortex-M3 image
 //! `hostile_input` measures the same entry points' stack on the target; this is the host's
 //! guard against a regression, in a debug build whose frames are larger.)
+//!
+//! Host only: it runs each case on a thread of its own, which wasm32-wasip1 cannot start.
+#![cfg(not(target_family = "wasm"))]
 
 use agent_interface::agent_core::{
     ReadLimits, UniversalMessage, Value, from_json_slice, from_json_str_within,
