@@ -2,7 +2,9 @@
 //! the seqs it stops waiting for as gaps.
 
 use alloc::vec::Vec;
+
 use core::fmt;
+use heapless::Deque;
 
 /// Why a [`ChannelReassembler`] refused an item. Its words (`Display`) reach the peer in a
 /// [`ChannelRefusal`](super::ChannelRefusal), so a stale seq says which of three things happened
@@ -195,10 +197,8 @@ struct Window<T, const N: usize> {
     /// sequence started, then just past the latest gap run forgotten; never above `next`.
     floor: u64,
     /// The latest runs of seqs given up and handed out as gaps, as inclusive `(first, last)`,
-    /// oldest first, the first `remembered` of them; all at or above `floor` and below `next`.
-    given_up: [(u32, u32); GAPS_REMEMBERED],
-    /// How many of `given_up` are in use.
-    remembered: usize,
+    /// oldest first; all at or above `floor` and below `next`.
+    given_up: Deque<(u32, u32), GAPS_REMEMBERED>,
     /// The last seq refused as beyond the window under [`WindowFull::SkipAhead`], while no item
     /// was taken since: a seq beyond the window close to it is taken (two items agree).
     far: Option<u32>,
@@ -240,8 +240,7 @@ impl<T, const N: usize> Window<T, N> {
             parked: None,
             held: 0,
             floor: seq as u64,
-            given_up: [(0, 0); GAPS_REMEMBERED],
-            remembered: 0,
+            given_up: Deque::new(),
             far: None,
         }
     }
@@ -257,7 +256,8 @@ impl<T, const N: usize> Window<T, N> {
             return SequenceRefusal::BelowBase { seq, base };
         }
         let pending = at >= self.next && at < self.release;
-        let remembered = self.given_up[..self.remembered]
+        let remembered = self
+            .given_up
             .iter()
             .any(|&(first, last)| (first..=last).contains(&seq));
         if pending || remembered {
@@ -272,20 +272,19 @@ impl<T, const N: usize> Window<T, N> {
     /// moves past it.
     #[cold]
     fn remember(&mut self, first: u32, last: u32) {
-        if let Some(latest) = self.given_up[..self.remembered].last_mut()
+        if let Some(latest) = self.given_up.back_mut()
             && u64::from(latest.1) + 1 == u64::from(first)
         {
             latest.1 = last;
             return;
         }
-        if self.remembered == GAPS_REMEMBERED {
-            let (_, oldest_last) = self.given_up[0];
+        if self.given_up.is_full()
+            && let Some((_, oldest_last)) = self.given_up.pop_front()
+        {
             self.floor = u64::from(oldest_last) + 1;
-            self.given_up.copy_within(1.., 0);
-            self.remembered -= 1;
         }
-        self.given_up[self.remembered] = (first, last);
-        self.remembered += 1;
+        // Never full here: the oldest run was just forgotten.
+        let _ = self.given_up.push_back((first, last));
     }
 
     /// The items held in the slots, with their seqs, in seq order.
