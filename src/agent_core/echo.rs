@@ -77,7 +77,7 @@ fn floor_boundary(text: &str, mut at: usize) -> usize {
     at
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "session"))]
 mod tests {
     use super::*;
 
@@ -108,7 +108,6 @@ mod tests {
     }
 
     #[test]
-    #[cfg(feature = "session")]
     fn escaped_quotes_stay_inside_their_run_and_unclosed_runs_are_kept() {
         let cut = cut_echoes(String::from(r#"string "ab\"cdefgh" and `open"#), 4);
         assert_eq!(cut, r#"string "ab\"… (10 bytes)" and `open"#);

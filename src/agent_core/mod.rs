@@ -113,11 +113,13 @@ pub(crate) use nesting::nests_deeper;
 pub(crate) use nesting::quote_or_escape;
 #[cfg(feature = "serde")]
 pub(crate) use nesting::too_deep;
+#[cfg(all(feature = "serde", feature = "execution"))]
+pub(crate) use object_only::ObjectOnly;
 #[cfg(feature = "serde")]
-pub(crate) use object_only::{ObjectOnly, ObjectsOnly};
+pub(crate) use object_only::ObjectsOnly;
 pub use read_limits::ReadLimits;
 pub use signal::{AbortSignal, NeverAborted};
-#[cfg(feature = "serde")]
+#[cfg(all(feature = "serde", feature = "execution"))]
 pub(crate) use tagged::{MemberSource, TaggedMembers, decode_tagged, read_once, required};
 pub use tool::{JsonSchemaKind, ObjectParameterSchema, ToolExecutionResult, ToolSchema};
 pub use usage::{ContextWindowState, SessionUsageTotals, TokenUsage};

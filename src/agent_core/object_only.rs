@@ -24,6 +24,8 @@ use serde::de::{
 
 /// Wraps a deserializer so that a struct is read from an object only; everything else is
 /// passed through.
+// Only the execution family's task state wraps its own reader in it.
+#[cfg_attr(not(feature = "execution"), allow(dead_code))]
 pub(crate) struct ObjectOnly<D>(pub(crate) D);
 
 impl<'de, D: Deserializer<'de>> Deserializer<'de> for ObjectOnly<D> {
