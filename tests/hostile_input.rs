@@ -201,3 +201,24 @@ fn a_registry_reads_event_bodies_within_the_hosts_limits() {
         .collect();
     assert!(next[0].is_ok(), "{next:?}");
 }
+
+#[test]
+fn a_long_key_in_an_error_path_is_cut_and_states_its_length() {
+    use std::collections::BTreeMap;
+
+    let key = "k".repeat(5000);
+    // A member that fails: serde names it by its key.
+    let text = format!(r#"{{"{key}": "not a number"}}"#);
+    let error =
+        agent_interface::agent_core::from_json_str::<BTreeMap<String, u32>>(&text).unwrap_err();
+    assert_eq!(error.path(), format!("{}… (5000 bytes)", "k".repeat(64)));
+    // Nesting past the bound below it: the nesting pass names it the same way.
+    let text = format!(r#"{{"{key}": {}}}"#, nested(40));
+    let error = from_json_slice::<Value>(text.as_bytes()).unwrap_err();
+    assert!(
+        error
+            .path()
+            .starts_with(&format!("{}… (5000 bytes)[0]", "k".repeat(64)))
+    );
+    assert!(error.to_string().len() < 400, "{error}");
+}

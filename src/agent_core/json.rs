@@ -141,7 +141,7 @@ pub fn from_json_slice_within<T: DeserializeOwned>(
 
 /// Refuses text nested deeper than the bound, before any recursive parse reads it.
 fn bounded(bytes: &[u8], limits: &ReadLimits) -> Result<(), JsonDecodeError> {
-    match too_deep(bytes, limits.depth) {
+    match too_deep(bytes, limits) {
         None => Ok(()),
         Some(deep) => Err(JsonDecodeError {
             path: deep.path.clone(),

@@ -3,6 +3,8 @@
 //! allows. It reads any bytes, JSON or not, and never panics.
 
 #[cfg(feature = "serde")]
+use super::{ReadLimits, echoed};
+#[cfg(feature = "serde")]
 use alloc::{format, string::String, vec::Vec};
 #[cfg(feature = "serde")]
 use core::{fmt::Write as _, ops::Range};
@@ -38,16 +40,17 @@ impl TooDeep {
     }
 }
 
-/// Where `bytes` first nest deeper than `limit` levels of arrays and objects (the document is
-/// level 0), with the path of that value; `None` when they never do. Strings are skipped with
-/// their escapes; broken text is read as far as it goes.
+/// Where `bytes` first nest deeper than `limits.depth` levels of arrays and objects (the
+/// document is level 0), with the path of that value, its keys cut at `limits.echo` bytes;
+/// `None` when they never do. Strings are skipped with their escapes; broken text is read as
+/// far as it goes.
 #[cfg(feature = "serde")]
-pub(crate) fn too_deep(bytes: &[u8], limit: usize) -> Option<TooDeep> {
-    let offset = first_too_deep(bytes, limit)?;
+pub(crate) fn too_deep(bytes: &[u8], limits: &ReadLimits) -> Option<TooDeep> {
+    let offset = first_too_deep(bytes, limits.depth)?;
     Some(TooDeep {
         offset,
-        path: path_to(bytes, offset),
-        limit,
+        path: path_to(bytes, offset, limits.echo),
+        limit: limits.depth,
     })
 }
 
@@ -87,9 +90,9 @@ enum Level {
 }
 
 /// The path of the value whose bracket is at `offset`, read again up to there (at most the
-/// bound's levels are open on the way).
+/// bound's levels are open on the way), each key cut at `echo` bytes.
 #[cfg(feature = "serde")]
-fn path_to(bytes: &[u8], offset: usize) -> String {
+fn path_to(bytes: &[u8], offset: usize, echo: usize) -> String {
     let mut levels: Vec<Level> = Vec::new();
     let mut at = 0;
     while at < offset {
@@ -132,9 +135,8 @@ fn path_to(bytes: &[u8], offset: usize) -> String {
                 if !path.is_empty() {
                     path.push('.');
                 }
-                path.push_str(&String::from_utf8_lossy(
-                    bytes.get(key.clone()).unwrap_or_default(),
-                ));
+                let key = String::from_utf8_lossy(bytes.get(key.clone()).unwrap_or_default());
+                path.push_str(&echoed(&key, echo));
             }
             Level::Object { key: None, .. } => break,
             Level::Array { index } => {
@@ -202,23 +204,29 @@ mod tests {
 
     #[test]
     fn the_bound_is_inclusive() {
-        assert_eq!(too_deep(nested(4).as_bytes(), 4), None);
-        let deep = too_deep(nested(5).as_bytes(), 4).expect("five levels pass a bound of four");
+        assert_eq!(
+            too_deep(nested(4).as_bytes(), &ReadLimits::DEFAULT.with_depth(4)),
+            None
+        );
+        let deep = too_deep(nested(5).as_bytes(), &ReadLimits::DEFAULT.with_depth(4))
+            .expect("five levels pass a bound of four");
         assert_eq!((deep.offset, deep.path.as_str()), (4, "[0][0][0][0]"));
     }
 
     #[test]
     fn brackets_in_strings_and_escapes_do_not_count() {
         let text = br#"{"a\"[[[": "[[[[", "b": [1, {"c": "\\"}]}"#;
-        assert_eq!(too_deep(text, 3), None);
-        let deep = too_deep(text, 2).expect("the object in `b` opens a third level");
+        assert_eq!(too_deep(text, &ReadLimits::DEFAULT.with_depth(3)), None);
+        let deep = too_deep(text, &ReadLimits::DEFAULT.with_depth(2))
+            .expect("the object in `b` opens a third level");
         assert_eq!(deep.path, "b[1]");
     }
 
     #[test]
     fn the_path_names_members_and_elements() {
         let text = br#"{"record": {"id": "x", "messages": [{}, {"content": [[[[1]]]]}]}}"#;
-        let deep = too_deep(text, 5).expect("seven levels pass five");
+        let deep =
+            too_deep(text, &ReadLimits::DEFAULT.with_depth(5)).expect("seven levels pass five");
         // The sixth level opens the first element of `content`.
         assert_eq!(deep.path, "record.messages[1].content[0]");
         assert_eq!(&text[deep.offset - 1..deep.offset + 4], b"[[[[1");
@@ -226,13 +234,23 @@ mod tests {
     }
 
     #[test]
+    fn a_long_key_in_the_path_is_cut() {
+        let text = alloc::format!(r#"{{"{}": [[1]]}}"#, "k".repeat(500));
+        let deep = too_deep(text.as_bytes(), &ReadLimits::DEFAULT.with_depth(2)).expect("deep");
+        assert_eq!(
+            deep.path,
+            alloc::format!("{}… (500 bytes)[0]", "k".repeat(64))
+        );
+    }
+
+    #[test]
     fn broken_text_never_panics() {
         for text in [&b"[[[\"unclosed"[..], b"]]]]{{{", b"\"\\", b"{\"a\":[", b""] {
-            let _ = too_deep(text, 1);
-            let _ = too_deep(text, 0);
+            let _ = too_deep(text, &ReadLimits::DEFAULT.with_depth(1));
+            let _ = too_deep(text, &ReadLimits::DEFAULT.with_depth(0));
         }
         assert_eq!(
-            too_deep(b"[[[\"unclosed", 2).map(|deep| deep.offset),
+            too_deep(b"[[[\"unclosed", &ReadLimits::DEFAULT.with_depth(2)).map(|deep| deep.offset),
             Some(2)
         );
     }

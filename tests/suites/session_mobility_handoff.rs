@@ -1952,6 +1952,20 @@ cases! {
                 !logged(&log, "decode"),
                 "not JSON never reaches the decoder"
             );
+            // Nesting past the default read limit is refused before it is parsed.
+            let log = Log::default();
+            let mut destination = new_destination(&log, &[Answer::Yes], &[Answer::Yes]);
+            let deep = format!("{}{}", "[".repeat(33), "]".repeat(33));
+            let (manifest, chunks) = payload(&deep);
+            destination.receive_manifest(manifest);
+            assert_eq!(
+                feed(&mut destination, &chunks),
+                discarded(
+                    HandoffRefusal::PayloadUndecodable,
+                    "payload verified intact but nests deeper than 32 levels (the read limit)"
+                )
+            );
+            assert!(!logged(&log, "decode"), "too deep never reaches the decoder");
             let cases = [
                 (
                     "[1,2]",

@@ -22,10 +22,14 @@
 //!
 //! - **Total**: the decoder never panics, on any input.
 //! - **Bad bytes are corrupt, never missing**: not UTF-8, not JSON, not an object, an envelope
-//!   without `schemaVersion` or `record`, members of the wrong type or shape.
+//!   without `schemaVersion` or `record`, members of the wrong type or shape, nesting deeper than
+//!   [`ReadLimits::depth`] (one issue where the bound is passed, before any recursive parse).
+//! - **Bounded answers**: a value quoted in a message is cut at [`ReadLimits::echo`] bytes and
+//!   states its full length.
 //! - **Issues are located.** Each issue's `path` starts at the root of the stored document
 //!   (`record.messages[2].timestamp`; empty for the document itself) and its `message` is serde's.
-//!   Every failing member of the record is reported, and inside a list every failing element.
+//!   Every failing member of the record is found, and inside a list every failing element; the
+//!   first [`ReadLimits::issues`] are listed in document order, then one issue counts the rest.
 //!   Below an element the path names what failed as far as trial decodes can tell, within a
 //!   budget of work proportional to the record; where they cannot tell, or once the budget is
 //!   spent, the path stops where they got (at the element at worst). So locating a corrupt
@@ -56,7 +60,8 @@
 //! | `scan` | the best-effort `cwd` scanner for bytes that are not JSON |
 //!
 //! There is one decoder, the same on every target (bare metal included): the text is outlined
-//! in one pass (the envelope's members, the record's members, the elements of its lists), and
+//! in one pass (the envelope's members, the record's members; a list's elements are walked one
+//! at a time as they are decoded), no deeper than the read limit's nesting bound, and
 //! every member and element is decoded from its own span of the text with serde_json's text
 //! reader, one instance of each member decoder, for valid and corrupt records alike. A failing
 //! one is narrowed by trial decodes of its text. That member decoder, the outline
@@ -177,7 +182,7 @@ pub fn decode_session_record_within(
     let Some((outlined, plain)) = outline_plain(text, &document, 2, limits.depth) else {
         // The outline follows no deeper than the bound: text it stops in is too deep or not
         // JSON, and nothing recursive has read it.
-        if let Some(deep) = too_deep(bytes, limits.depth) {
+        if let Some(deep) = too_deep(bytes, limits) {
             return corrupt(&deep.path, deep.message(), scan_cwd(bytes));
         }
         return not_json(text);

@@ -197,7 +197,7 @@ mod member_decoder {
         // A map of strings to values always writes (a number in a `Value` is finite).
         let text = serde_json::to_string(members).unwrap_or_default();
         let limits = ReadLimits::DEFAULT;
-        if let Some(deep) = too_deep(text.as_bytes(), limits.depth) {
+        if let Some(deep) = too_deep(text.as_bytes(), &limits) {
             let path = render_path(prefix, &deep.path);
             return Err(alloc::vec![SessionRecordDecodeIssue::new(
                 path,

@@ -4,7 +4,7 @@
 //!
 //! | piece | what it does |
 //! |---|---|
-//! | [`encode_channel_frame_into`], [`decode_header`], [`decode_event_body`], [`is_channel_frame`] | frames as bytes, exactly as the reference encodes them; the header read apart from the body |
+//! | [`encode_channel_frame_into`], [`decode_header`], [`decode_event_body`], [`decode_event_body_within`], [`is_channel_frame`] | frames as bytes, exactly as the reference encodes them; the header read apart from the body; a body nested past the read limit refused before it is parsed |
 //! | [`encode_channel_frame`], [`decode_channel_frame`] | the same for whole frames, as owned values |
 //! | [`ChannelReassembler`] | order restored whatever the delivery order, at most `N` items held, seqs given up reported as gaps |
 //! | [`PayloadChannelRegistry`] | declared channels, outbound seqs, inbound routing and reassembly |
