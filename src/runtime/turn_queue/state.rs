@@ -28,10 +28,9 @@ struct Running {
 
 /// Everything the lock guards.
 pub(super) struct State<T, R, D, const N: usize> {
-    /// The id the next accepted submission gets; `None` once `u64::MAX` has been minted.
-    next_id: u64,
-    /// `u64::MAX` has been minted: no id is left.
-    exhausted: bool,
+    /// The id the next accepted submission gets; `None` once `u64::MAX` has been minted (ids
+    /// never wrap, so never repeat).
+    next_id: Option<u64>,
     open: bool,
     pending: Pending<T, D, N>,
     running: Option<Running>,
@@ -158,8 +157,7 @@ impl<T, R, D, const N: usize> State<T, R, D, N> {
     /// An open queue with nothing pending and the first id `first_id`.
     pub(super) const fn new(first_id: u64) -> Self {
         Self {
-            next_id: first_id,
-            exhausted: false,
+            next_id: Some(first_id),
             open: true,
             pending: Pending::new(),
             running: None,
@@ -185,20 +183,16 @@ impl<T, R, D, const N: usize> State<T, R, D, N> {
     /// never wrap, so never repeat). Taken for good by [`mint`](Self::mint).
     #[inline(always)]
     const fn next_id(&self) -> Option<TurnId> {
-        if self.exhausted {
-            None
-        } else {
-            Some(TurnId(self.next_id))
+        match self.next_id {
+            Some(id) => Some(TurnId(id)),
+            None => None,
         }
     }
 
     /// `id` (the [`next_id`](Self::next_id)) is given to an accepted submission.
     #[inline(always)]
     const fn mint(&mut self, id: TurnId) {
-        match id.0.checked_add(1) {
-            Some(next) => self.next_id = next,
-            None => self.exhausted = true,
-        }
+        self.next_id = id.0.checked_add(1);
     }
 
     /// First half of a submission: refused after shutdown, once the ids are used up, or while
@@ -212,7 +206,7 @@ impl<T, R, D, const N: usize> State<T, R, D, N> {
             Refusal::Reentered
         } else if !self.open {
             Refusal::ShutDown
-        } else if self.exhausted {
+        } else if self.next_id.is_none() {
             Refusal::IdsExhausted
         } else {
             return match self.pending.tail_mut().and_then(|tail| tail.driver.take()) {
