@@ -222,3 +222,19 @@ fn a_long_key_in_an_error_path_is_cut_and_states_its_length() {
     );
     assert!(error.to_string().len() < 400, "{error}");
 }
+
+#[test]
+fn a_long_literal_in_a_strict_decoders_message_is_cut_where_it_prints() {
+    let role = "r".repeat(5000);
+    let text =
+        format!(r#"{{"role":"{role}","id":"m","timestamp":"t","state":"complete","content":"c"}}"#);
+    let error = agent_interface::agent_core::from_json_str::<UniversalMessage>(&text).unwrap_err();
+    let shown = error.to_string();
+    assert!(
+        shown.contains(&format!("`{}… (5000 bytes)`", "r".repeat(64))),
+        "{shown}"
+    );
+    assert!(shown.len() < 400, "{shown}");
+    // serde_json's own error is kept whole.
+    assert!(error.inner().to_string().contains(&role));
+}

@@ -24,7 +24,6 @@ pub(crate) fn echoed(value: &str, limit: usize) -> Cow<'_, str> {
 /// `message` with every quoted run (between backquotes, or between double quotes with their
 /// escapes) longer than `limit` bytes cut as [`echoed`] cuts it: serde's messages quote the value
 /// they refuse (`unknown variant `…``, `invalid value: string "…"`).
-#[cfg(feature = "session")]
 pub(crate) fn cut_echoes(message: String, limit: usize) -> String {
     if message.len() <= limit {
         return message;
@@ -56,7 +55,6 @@ pub(crate) fn cut_echoes(message: String, limit: usize) -> String {
 
 /// Where the quote `quote` that closes a run starting at `inner` is; a double quote after a
 /// backslash is escaped.
-#[cfg(feature = "session")]
 fn closing(inner: &str, quote: u8) -> Option<usize> {
     let bytes = inner.as_bytes();
     let mut at = 0;
@@ -77,7 +75,7 @@ fn floor_boundary(text: &str, mut at: usize) -> usize {
     at
 }
 
-#[cfg(all(test, feature = "session"))]
+#[cfg(test)]
 mod tests {
     use super::*;
 

@@ -7,7 +7,7 @@ use core::fmt::Write as _;
 
 use serde::de::DeserializeOwned;
 
-use super::{ObjectsOnly, ReadLimits, Value, echoed, too_deep};
+use super::{ObjectsOnly, ReadLimits, Value, cut_echoes, echoed, too_deep};
 
 /// Why [`from_json_str`], [`from_json_slice`] or [`from_json_value`] refused a document: the
 /// path of the member that failed (`sources[2].scope`, empty for the document itself) and
@@ -16,15 +16,22 @@ use super::{ObjectsOnly, ReadLimits, Value, echoed, too_deep};
 /// It prints as `<path>: <serde_json's message>`, or the message alone when the document
 /// itself failed. The path goes as deep as serde can see: a value an internally tagged enum or
 /// a flattened member buffers is named as a whole (a message in `messages[2]`), not below it.
-/// A key in the path longer than the echo limit ([`ReadLimits::echo`]) is cut and states its
-/// length. Text nested deeper than [`ReadLimits::depth`] fails before it is parsed, with the
-/// path of the value too deep and a message that names the bound.
+/// A key in the path, or a value serde's message quotes, longer than the echo limit
+/// ([`ReadLimits::echo`]) is cut where it prints and states its length ([`inner`](Self::inner)
+/// keeps serde_json's own error). Text nested deeper than [`ReadLimits::depth`] fails before it
+/// is parsed, with the path of the value too deep and a message that names the bound.
 #[derive(Debug, thiserror::Error)]
-#[error("{path}{sep}{error}", sep = if .path.is_empty() { "" } else { ": " })]
+#[error(
+    "{path}{sep}{shown}",
+    sep = if .path.is_empty() { "" } else { ": " },
+    shown = cut_echoes(.error.to_string(), *.echo)
+)]
 pub struct JsonDecodeError {
     path: String,
     #[source]
     error: serde_json::Error,
+    /// The echo limit its message prints within.
+    echo: usize,
 }
 
 impl JsonDecodeError {
@@ -50,6 +57,7 @@ impl JsonDecodeError {
         Self {
             path,
             error: error.into_inner(),
+            echo: limits.echo,
         }
     }
 
@@ -110,7 +118,7 @@ pub fn from_json_str_within<T: DeserializeOwned>(
     let mut deserializer = serde_json::Deserializer::from_str(text);
     let value = serde_path_to_error::deserialize(ObjectsOnly(&mut deserializer))
         .map_err(|error| JsonDecodeError::new(error, limits))?;
-    end(&mut deserializer)?;
+    end(&mut deserializer, limits)?;
     Ok(value)
 }
 
@@ -135,7 +143,7 @@ pub fn from_json_slice_within<T: DeserializeOwned>(
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     let value = serde_path_to_error::deserialize(ObjectsOnly(&mut deserializer))
         .map_err(|error| JsonDecodeError::new(error, limits))?;
-    end(&mut deserializer)?;
+    end(&mut deserializer, limits)?;
     Ok(value)
 }
 
@@ -146,6 +154,7 @@ fn bounded(bytes: &[u8], limits: &ReadLimits) -> Result<(), JsonDecodeError> {
         Some(deep) => Err(JsonDecodeError {
             path: deep.path.clone(),
             error: <serde_json::Error as serde::de::Error>::custom(deep.message()),
+            echo: limits.echo,
         }),
     }
 }
@@ -162,10 +171,12 @@ pub fn from_json_value<T: DeserializeOwned>(value: Value) -> Result<T, JsonDecod
 /// Refuses text after the document, as `serde_json::from_str` does.
 fn end<'de, R: serde_json::de::Read<'de>>(
     deserializer: &mut serde_json::Deserializer<R>,
+    limits: &ReadLimits,
 ) -> Result<(), JsonDecodeError> {
     deserializer.end().map_err(|error| JsonDecodeError {
         path: String::new(),
         error,
+        echo: limits.echo,
     })
 }
 

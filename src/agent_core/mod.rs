@@ -89,7 +89,7 @@ mod value;
 mod vocabulary;
 
 pub use action::{ActionDefault, ActionOption, ActionRequest, ActionResponse};
-#[cfg(all(feature = "serde", feature = "session"))]
+#[cfg(feature = "serde")]
 pub(crate) use echo::cut_echoes;
 #[cfg(feature = "serde")]
 pub(crate) use echo::echoed;
