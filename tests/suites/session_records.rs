@@ -1469,11 +1469,14 @@ cases! {
                 assert_eq!(corrupt_paths(&outcome), [""], "for {odd}");
                 assert!(outcome.issues()[0].message.contains("not JSON"), "for {odd}");
             }
-            // Nesting past the read limit is refused where it passes the limit, before a parse.
-            let outcome = load(&call(&deep));
-            let path = format!("record.activeBranch.x-odd{}", "[0]".repeat(29));
-            assert_eq!(corrupt_paths(&outcome), [path.as_str()]);
-            assert!(outcome.issues()[0].message.starts_with("nesting deeper than 32 levels"));
+            // Nesting past the read limit is refused where it passes the limit, before a parse
+            // (the Cortex-M3 nests 20 deep, within it).
+            if DEEP > ReadLimits::DEFAULT.depth {
+                let outcome = load(&call(&deep));
+                let path = format!("record.activeBranch.x-odd{}", "[0]".repeat(29));
+                assert_eq!(corrupt_paths(&outcome), [path.as_str()]);
+                assert!(outcome.issues()[0].message.starts_with("nesting deeper than 32 levels"));
+            }
             // What a parse accepts stays valid (through locating where the streaming decode
             // declines): a surrogate pair, exponents, numbers and nesting within the limits
             // (the envelope, the record and the branch are three levels of the 32).
