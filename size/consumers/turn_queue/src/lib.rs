@@ -26,7 +26,7 @@ pub fn run(input: &[u8]) -> u32 {
         match op % 8 {
             0..=3 => match queue.submit(at as u32, op % 4) {
                 Ok(ticket) => tickets.push(ticket),
-                Err(refused) => sum = sum.wrapping_add(refused.0),
+                Err(refused) => sum = sum.wrapping_add(refused.into_inner()),
             },
             4 => {
                 if let Ok(turn) = queue.start() {
@@ -48,16 +48,23 @@ pub fn run(input: &[u8]) -> u32 {
                     sum = sum.wrapping_add(refused.result);
                 }
             }
-            _ => sum = sum.wrapping_add(queue.clear().drivers().count() as u32),
+            _ => {
+                if let Ok(cleared) = queue.clear() {
+                    sum = sum.wrapping_add(cleared.drivers().count() as u32);
+                }
+            }
         }
     }
-    sum = sum.wrapping_add(queue.shutdown().drivers().count() as u32);
+    if let Ok(cleared) = queue.shutdown() {
+        sum = sum.wrapping_add(cleared.drivers().count() as u32);
+    }
     for ticket in &mut tickets {
         let outcome = match ticket.try_settled() {
-            Some(Settled::Complete(result)) => result,
-            Some(Settled::Interrupted(partial)) => partial << 1,
-            Some(Settled::NotRun(not_run)) => not_run.reason as u32 + 7,
-            None => 3,
+            Ok(Some(Settled::Complete(result))) => result,
+            Ok(Some(Settled::Interrupted(partial))) => partial << 1,
+            Ok(Some(Settled::NotRun(not_run))) => not_run.reason as u32 + 7,
+            Ok(None) => 3,
+            Err(_) => 5,
         };
         sum = sum
             .wrapping_mul(31)
