@@ -7,7 +7,7 @@ use core::fmt::Write as _;
 
 use serde::de::DeserializeOwned;
 
-use super::{ObjectsOnly, ReadLimits, Value, cut_echoes, echoed, too_deep};
+use super::{CutEchoes, ObjectsOnly, ReadLimits, Value, cut_echoes, echoed, too_deep};
 
 /// Why [`from_json_str`], [`from_json_slice`] or [`from_json_value`] refused a document: the
 /// path of the member that failed (`sources[2].scope`, empty for the document itself) and
@@ -182,9 +182,14 @@ fn end<'de, R: serde_json::de::Read<'de>>(
 
 /// serde_json's message for `error` without the position it appends (` at line L column C`),
 /// for an error whose place is said another way: by a path, or by the value it is raised again
-/// in (whose decoder adds its own position).
-pub(crate) fn json_message(error: &serde_json::Error) -> String {
-    let mut message = error.to_string();
+/// in (whose decoder adds its own position). Every value it quotes is cut to `echo` bytes as it
+/// is written ([`CutEchoes`]), so the message costs no more than its cut form.
+pub(crate) fn json_message(error: &serde_json::Error, echo: usize) -> String {
+    let mut cut = CutEchoes::new(String::new(), echo);
+    let written = write!(cut, "{error}");
+    let Ok(mut message) = written.and_then(|()| cut.finish()) else {
+        return String::from("an error serde_json could not print");
+    };
     if error.line() != 0 {
         let suffix = format!(" at line {} column {}", error.line(), error.column());
         if message.ends_with(&suffix) {

@@ -90,9 +90,9 @@ mod vocabulary;
 
 pub use action::{ActionDefault, ActionOption, ActionRequest, ActionResponse};
 #[cfg(feature = "serde")]
-pub(crate) use echo::cut_echoes;
-#[cfg(feature = "serde")]
 pub(crate) use echo::echoed;
+#[cfg(feature = "serde")]
+pub(crate) use echo::{CutEchoes, cut_echoes};
 pub use error_value::{DestroyResult, ErrorValue};
 pub use history::HistoryEntry;
 #[cfg(feature = "serde")]

@@ -129,7 +129,7 @@ impl<E: de::Error> MemberSource for Kept<E> {
     type Error = E;
 
     fn read<T: DeserializeOwned>(self) -> Result<T, E> {
-        let raise = |error: serde_json::Error| E::custom(json_message(&error));
+        let raise = |error: serde_json::Error| E::custom(json_message(&error, usize::MAX));
         let text = serde_json::to_string(&self.0).map_err(raise)?;
         // Read as the record codec reads a member, structs from objects only: a member is read
         // the same whether it came before the tag or after it, below that reader.
