@@ -149,7 +149,9 @@ fn message_content_1000_deep() {
 
 /// A record of about `bytes` bytes whose messages are `count` copies of `message`.
 fn many_messages(message: &str, bytes: usize) -> String {
-    let mut text = String::from(
+    // Room for the whole text up front: the case holds one copy of its bytes, not a grown one.
+    let mut text = String::with_capacity(bytes);
+    text.push_str(
         r#"{"schemaVersion":1,"record":{"id":"sess-2","cwd":"/a","createdAt":"t","updatedAt":"t","messages":["#,
     );
     let mut first = true;
@@ -214,6 +216,115 @@ fn six_kib_wrong_id() {
     );
 }
 
+/// A record of about `bytes` bytes whose `count` messages each have a `role` literal that no
+/// role has, as long as fits: every message fails with serde's message quoting the whole
+/// literal, and its names are not in canonical order, so each failure is decoded twice.
+fn long_literals(count: usize, bytes: usize) {
+    let (head, tail) = (
+        r#"{"role":""#,
+        r#"","id":"m","timestamp":"t","state":"complete","content":"c"}"#,
+    );
+    let room = (bytes - 200) / count - head.len() - tail.len() - 1;
+    // Built in place, so that the case holds one copy of the text while it is decoded.
+    let mut text = String::with_capacity(bytes);
+    text.push_str(
+        r#"{"schemaVersion":1,"record":{"id":"sess-2","cwd":"/a","createdAt":"t","updatedAt":"t","messages":["#,
+    );
+    for at in 0..count {
+        if at > 0 {
+            text.push(',');
+        }
+        text.push_str(head);
+        text.extend(core::iter::repeat_n('r', room));
+        text.push_str(tail);
+    }
+    text.push_str("]}}");
+    assert!(
+        text.len() + 200 > bytes && text.len() <= bytes,
+        "{}",
+        text.len()
+    );
+    let issues = corrupt(decode_session_record(text.as_bytes(), "sess-2"));
+    let last = format!("record.messages[{}]", count - 1);
+    assert!(
+        issues.iter().any(|issue| issue.path.starts_with(&last)
+            && issue.message.contains(&format!("{room} bytes"))),
+        "{issues:?}"
+    );
+}
+
+/// `head`, a string of `r`s, `tail`, in about `bytes` bytes, built in place.
+fn long_string(head: &str, tail: &str, bytes: usize) -> String {
+    let mut text = String::with_capacity(bytes);
+    text.push_str(head);
+    text.push('"');
+    text.extend(core::iter::repeat_n(
+        'r',
+        bytes - head.len() - tail.len() - 2,
+    ));
+    text.push('"');
+    text.push_str(tail);
+    text
+}
+
+/// Strings of about 8 KiB where an array, an object or an envelope belongs: each is cut in its
+/// issue and states its length, and is never copied whole into a message.
+fn long_strings_where_values_belong() {
+    const RECORD: &str = r#"{"schemaVersion":1,"record":{"id":"sess-2","cwd":"/a","createdAt":"t","updatedAt":"t","messages":"#;
+    const MESSAGE: &str =
+        r#"{"role":"user","id":"m","timestamp":"t","state":"complete","content":"#;
+    // The text before and after the string, the issue's path, and whether the message quotes
+    // the string (cut, stating its length).
+    let cases: [(String, &str, &str, bool); 7] = [
+        (String::from(RECORD), "}}", "record.messages", true),
+        (format!(r#"{RECORD}[],"goal":"#), "}}", "record.goal", true),
+        (format!("{RECORD}["), "]}}", "record.messages[0]", true),
+        // Deep in a message whose name repeats (read in its canonical form), and as a name.
+        (
+            format!(r#"{RECORD}[{{"role":"user",{}{{"x":"#, &MESSAGE[1..]),
+            "}}]}}",
+            "record.messages[0]",
+            false,
+        ),
+        (
+            format!(r#"{RECORD}[{{"#),
+            r#":1}]}}"#,
+            "record.messages[0]",
+            false,
+        ),
+        (
+            String::from(r#"{"schemaVersion":1,"record":"#),
+            "}",
+            "record",
+            true,
+        ),
+        (String::new(), "", "", true),
+    ];
+    for (head, tail, path, quoted) in cases {
+        let text = long_string(&head, tail, 8 * 1024);
+        let stated = format!("({} bytes)", text.len() - head.len() - tail.len() - 2);
+        drop(head);
+        let issues = corrupt(decode_session_record(text.as_bytes(), "sess-2"));
+        assert!(
+            issues.iter().any(|issue| issue.path.starts_with(path)
+                && (!quoted || issue.message.contains(&stated))),
+            "{issues:?}"
+        );
+    }
+}
+
+fn one_long_literal_in_8_kib() {
+    long_literals(1, 8 * 1024);
+}
+
+fn two_long_literals_in_8_kib() {
+    long_literals(2, 8 * 1024);
+}
+
+fn four_long_literals_in_8_kib() {
+    long_literals(4, 8 * 1024);
+}
+
 #[cortex_m_rt::entry]
 fn main() -> ! {
     agent_interface_firmware::run_measured(
@@ -274,6 +385,30 @@ fn main() -> ! {
                 HEAP,
             ),
             ("six_kib_wrong_id", six_kib_wrong_id, STACK, HEAP),
+            (
+                "long_strings_where_values_belong",
+                long_strings_where_values_belong,
+                STACK,
+                HEAP,
+            ),
+            (
+                "one_long_literal_in_8_kib",
+                one_long_literal_in_8_kib,
+                STACK,
+                HEAP,
+            ),
+            (
+                "two_long_literals_in_8_kib",
+                two_long_literals_in_8_kib,
+                STACK,
+                HEAP,
+            ),
+            (
+                "four_long_literals_in_8_kib",
+                four_long_literals_in_8_kib,
+                STACK,
+                HEAP,
+            ),
         ],
     )
 }

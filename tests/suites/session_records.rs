@@ -529,9 +529,10 @@ fn assert_same_outcome(bytes: &[u8], stored_id: &str, seed: u64, round: u64) -> 
             "seed {seed:#x} round {round}: {issues:?} for {text}"
         );
         assert!(
-            issues[0]
-                .message
-                .starts_with("nesting deeper than 32 levels"),
+            issues[0].message.starts_with(&format!(
+                "nesting deeper than {} levels",
+                ReadLimits::DEFAULT.depth
+            )),
             "seed {seed:#x} round {round}: {issues:?} for {text}"
         );
         return status;
@@ -1042,6 +1043,37 @@ cases! {
     }
 
     mod refusals {
+        fn a_long_string_is_read_whole_where_it_belongs_and_quoted_cut_where_it_does_not() {
+            // Each string is most of its record: the decoder reads the element with the string
+            // masked first, then the text itself for its values.
+            let long = "é".repeat(2000);
+            let message = |role: &str, content: &str| {
+                format!(r#"{{"role":"{role}","id":"m1","timestamp":"t","state":"complete","content":"{content}"}}"#)
+            };
+            let outcome = load(&stored(&format!(r#""messages":[{}]"#, message("user", &long))));
+            let record = outcome.into_record().expect("a long content is valid");
+            assert_eq!(serde_json::to_value(&record.messages[0]).expect("encodes")["content"], long.as_str());
+            // A repeated name: valid in its canonical form, the values read from the text.
+            let repeated = message("user", &long).replacen('{', r#"{"role":"assistant","#, 1);
+            let outcome = load(&stored(&format!(r#""messages":[{repeated}]"#)));
+            assert_eq!(outcome.status(), SessionLoadStatus::Valid, "{:?}", outcome.issues());
+            // A role no role has: refused at the role, the literal cut and its length stated.
+            let outcome = load(&stored(&format!(r#""messages":[{}]"#, message(&long, "hi"))));
+            assert_eq!(corrupt_paths(&outcome), ["record.messages[0].role"]);
+            let said = &outcome.issues()[0].message;
+            assert!(said.starts_with("unknown variant `éééé"), "{said}");
+            assert!(said.contains("… (4000 bytes)`, expected one of"), "{said}");
+            // A string where a list belongs, as a member and inside a message.
+            let outcome = load(&stored(&format!(r#""messages":"{long}""#)));
+            assert_eq!(corrupt_paths(&outcome), ["record.messages"]);
+            assert!(outcome.issues()[0].message.contains("… (4000 bytes)\", expected a sequence"));
+            let inside = message("user", "hi").replacen('{', &format!(r#"{{"metadata":"{long}","#), 1);
+            let outcome = load(&stored(&format!(r#""messages":[{inside}]"#)));
+            let said = &outcome.issues()[0].message;
+            assert!(said.contains("… (4000 bytes)"), "{said}");
+            assert!(said.len() < 300, "{said}");
+        }
+
         fn a_corrupt_record_lists_at_most_the_read_limit_of_issues_then_counts_the_rest() {
             // 801 broken messages in 2.4 KB: each is an issue, 32 are listed.
             let broken = vec!["{}"; 801].join(",");
@@ -1473,14 +1505,16 @@ cases! {
             // (the Cortex-M3 nests 20 deep, within it).
             if DEEP > ReadLimits::DEFAULT.depth {
                 let outcome = load(&call(&deep));
-                let path = format!("record.activeBranch.x-odd{}", "[0]".repeat(29));
+                let bound = ReadLimits::DEFAULT.depth;
+                let path = format!("record.activeBranch.x-odd{}", "[0]".repeat(bound - 3));
                 assert_eq!(corrupt_paths(&outcome), [path.as_str()]);
-                assert!(outcome.issues()[0].message.starts_with("nesting deeper than 32 levels"));
+                let said = format!("nesting deeper than {bound} levels");
+                assert!(outcome.issues()[0].message.starts_with(&said));
             }
             // What a parse accepts stays valid (through locating where the streaming decode
             // declines): a surrogate pair, exponents, numbers and nesting within the limits
-            // (the envelope, the record and the branch are three levels of the 32).
-            let levels = if DEEP > 128 { 29 } else { 8 };
+            // (the envelope, the record and the branch are three levels of the bound).
+            let levels = if DEEP > 128 { ReadLimits::DEFAULT.depth - 3 } else { 8 };
             let nested = format!("{}{}", "[".repeat(levels), "]".repeat(levels));
             for odd in [r#""\ud83d\ude00""#, "1e300", "-2.5E-3", nested.as_str(), &"9".repeat(299)] {
                 assert_eq!(load(&call(odd)).status(), SessionLoadStatus::Valid, "for {odd}");

@@ -79,7 +79,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::ops::Range;
 
-use crate::agent_core::{ReadLimits, Value, cut_echoes, too_deep};
+use crate::agent_core::{ReadLimits, Value, too_deep};
 #[cfg(doc)]
 use crate::session::records::SessionLoadOutcome;
 use crate::session::records::{
@@ -193,7 +193,7 @@ pub fn decode_session_record_within(
     else {
         let message = format!(
             "invalid type: {}, expected a session record envelope (an object)",
-            describe_text(text, &document)
+            describe_text(text, &document, limits.echo)
         );
         return checked(text, plain, corrupt("", message, None));
     };
@@ -249,7 +249,7 @@ pub fn decode_session_record_within(
             Some(record) => {
                 let message = format!(
                     "invalid type: {}, expected a session record (an object)",
-                    describe_text(text, &record.node.span)
+                    describe_text(text, &record.node.span, limits.echo)
                 );
                 corrupt(RECORD, message, cwd)
             }
@@ -316,16 +316,15 @@ fn last(members: &[Member<'_>], name: &str) -> Option<Range<usize>> {
         .map(|member| member.value.clone())
 }
 
+/// A corrupt outcome of one issue. Its message echoes nothing longer than the read limit: a
+/// described value is cut where it is described, and serde_json's syntax errors quote no input.
 fn corrupt(
     path: &str,
     message: impl Into<String>,
     cwd: Option<String>,
 ) -> SessionRecordDecodeOutcome {
     SessionRecordDecodeOutcome::Corrupt {
-        issues: alloc::vec![SessionRecordDecodeIssue::new(
-            path,
-            cut_echoes(message.into(), ReadLimits::DEFAULT.echo)
-        )],
+        issues: alloc::vec![SessionRecordDecodeIssue::new(path, message.into())],
         cwd,
     }
 }

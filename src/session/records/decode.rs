@@ -123,15 +123,16 @@ mod member_decoder {
     use serde::de::{DeserializeOwned, IgnoredAny};
 
     use super::json_text::{
-        Member, Node, beyond, canonical, each_element, elements, first_byte, members, outline,
-        weight, whole, without_member,
+        Element, Member, Node, beyond, canonical, each_element, elements, first_byte, masked,
+        members, outline, weight, whole, without_member,
     };
     use super::{
         InteractiveSessionRecord, SessionLoadOutcome, SessionLoadStatus, SessionRecordDecodeIssue,
     };
     use crate::agent_core::{
-        ObjectsOnly, ReadLimits, Value, ValueMap, cut_echoes, echoed, too_deep,
+        CutEchoes, ObjectsOnly, ReadLimits, Value, ValueMap, cut_echoes, echoed, too_deep,
     };
+    use core::fmt::Write as _;
 
     /// Every member the record declares, by wire name; any other member goes to `extra`.
     pub(crate) const RECORD_MEMBERS: [&str; 22] = [
@@ -166,6 +167,13 @@ mod member_decoder {
     /// members of.
     const NARROW_DEPTH: usize = 12;
     const NARROW_MEMBERS: usize = 64;
+    /// Strings longer than this in text, than the echo limit and a cut's mark, and than a third
+    /// of the record, are masked before a member is read (see `decoded`).
+    const MASKED: usize = 256;
+    /// The longest failing value the narrowing tries (in bytes of its text): each trial holds a
+    /// copy of it and serde's error quoting it, so a longer one is named whole, at its member or
+    /// element, within the heap of the smallest board.
+    const NARROW_BYTES: usize = 2048;
     /// The work the narrowing may spend on one record, all issues together, in units of
     /// [`weight`]: this floor plus the record's own weight over [`NARROW_SHARE`]. Each trial
     /// decode costs the weight of the value it decodes; once spent, the remaining issues stop
@@ -239,7 +247,7 @@ mod member_decoder {
                         Some(other) => {
                             return Err(serde_json::Error::custom(format_args!(
                                 "invalid type: {}, expected a session record (an object)",
-                                describe(&other)
+                                describe(&other, ReadLimits::DEFAULT.echo)
                             )));
                         }
                         None => return Err(serde_json::Error::missing_field(RECORD)),
@@ -307,10 +315,11 @@ mod member_decoder {
     /// A decode of one member type from a reader (what decodes is kept by the caller).
     type Decodes<'d> = dyn FnMut(&mut Reader<'_>) -> Result<(), serde_json::Error> + 'd;
 
-    /// Decodes `text` whole with `decodes`: `None` when it decodes, else the error's message.
-    /// Not generic: the reader is built and checked for trailing text once for every type.
-    fn attempt(text: &str, decodes: &mut Decodes<'_>) -> Option<String> {
-        attempt_error(text, decodes).map(|error| message(&error))
+    /// Decodes `text` whole with `decodes`: `None` when it decodes, else the error's message with
+    /// its echoes cut to `echo` bytes. Not generic: the reader is built and checked for trailing
+    /// text once for every type.
+    fn attempt(text: &str, decodes: &mut Decodes<'_>, echo: usize) -> Option<String> {
+        attempt_error(text, decodes).map(|error| message(&error, echo))
     }
 
     /// [`attempt`], with the error itself (its message is written only when it is asked for).
@@ -366,7 +375,7 @@ mod member_decoder {
         else {
             let message = format!(
                 "invalid type: {}, expected a session record (an object)",
-                describe_text(text, &record.span)
+                describe_text(text, &record.span, limits.echo)
             );
             unread_spans.push(record.span.clone());
             return Err(alloc::vec![SessionRecordDecodeIssue::new(prefix, message)]);
@@ -463,7 +472,7 @@ mod member_decoder {
                 unread_spans.extend(extra_spans);
                 unread_spans.extend(unread_at);
                 for (path, error) in unreadable {
-                    read.add(path, message(&error));
+                    read.add(path, message(&error, read.limits.echo));
                 }
                 return Err(read.listed());
             }
@@ -615,7 +624,7 @@ mod member_decoder {
             index: usize,
             span: Range<usize>,
         ) -> Option<T> {
-            let (decoded, read_whole) = self.decode(index, None, span.clone());
+            let (decoded, read_whole) = self.decode(index, None, None, span.clone());
             if !read_whole {
                 self.failed.push(span);
             }
@@ -634,13 +643,13 @@ mod member_decoder {
             let count = each_element(self.text, &list).count();
             let mut read_whole = true;
             for (at, element) in each_element(self.text, &list).enumerate() {
-                let Some(span) = element else {
+                let Some(Element { span, longest }) = element else {
                     // Broken text (the outline reads structure loosely): the list as a whole
                     // is left to the check that the text is JSON.
                     read_whole = false;
                     break;
                 };
-                let (element, whole) = self.decode(index, Some(at), span);
+                let (element, whole) = self.decode(index, Some(at), Some(longest), span);
                 read_whole &= whole;
                 if let Some(element) = element {
                     if decoded.capacity() == 0 {
@@ -672,7 +681,7 @@ mod member_decoder {
             if first_byte(self.text, &node.span) != b'[' {
                 let message = format!(
                     "invalid type: {}, expected a sequence",
-                    describe_text(self.text, &node.span)
+                    describe_text(self.text, &node.span, self.limits.echo)
                 );
                 let path = member_path(self.prefix, RECORD_MEMBERS[index]);
                 self.add(path, message);
@@ -697,6 +706,7 @@ mod member_decoder {
             &mut self,
             index: usize,
             at: Option<usize>,
+            longest: Option<usize>,
             span: Range<usize>,
         ) -> (Option<T>, bool) {
             // The one generic part: a decode from a reader of the text, keeping what decodes.
@@ -704,7 +714,7 @@ mod member_decoder {
             let mut decodes = |reader: &mut Reader<'_>| {
                 T::deserialize(ObjectsOnly(reader)).map(|value| decoded = Some(value))
             };
-            match self.decoded(index, at, span, &mut decodes) {
+            match self.decoded(index, at, longest, span, &mut decodes) {
                 Decoded::Whole => (decoded, true),
                 Decoded::Canonical => (decoded, false),
                 Decoded::Failed => (None, false),
@@ -714,40 +724,92 @@ mod member_decoder {
         /// Whether the member `index` (its element `at` for a list) decodes from its text at
         /// `span` (then `decodes` kept the value). Else adds the issue. Not generic, so one copy
         /// serves every member type.
+        ///
+        /// Text with long strings is first read with them masked ([`masked`]): a failure is
+        /// told from the masked text, and what decodes from it is read again from the text
+        /// itself for its values. serde never refuses a long string here, so no error holds
+        /// one whole. `longest`, when the caller's scan knows it (a list's elements), is the
+        /// longest string's length, so text with none that long is not scanned again.
         fn decoded(
             &mut self,
             index: usize,
             at: Option<usize>,
+            longest: Option<usize>,
             span: Range<usize>,
             decodes: &mut Decodes<'_>,
         ) -> Decoded {
             let Some(text) = self.text.get(span.clone()) else {
                 return Decoded::Failed;
             };
-            let Some(error) = attempt_error(text, decodes) else {
-                return Decoded::Whole;
+            let echo = self.limits.echo;
+            // Masked: what serde's refusal (about three times the string at once) would make
+            // cost more than the record's own bytes, and that a cut would shorten.
+            let long = MASKED.max(echo + 32).max(self.text.len() / 3);
+            let masked = match longest {
+                Some(longest) if longest <= long => None,
+                _ => masked(text, long, echo),
             };
-            if !self.listing() && !may_repeat_a_name(text) {
+            let view = masked.as_deref().unwrap_or(text);
+            let Some(error) = attempt_error(view, decodes) else {
+                if masked.is_none() {
+                    return Decoded::Whole;
+                }
+                drop(masked);
+                return self.read_again(index, at, text, decodes, Decoded::Whole);
+            };
+            if !self.listing() && !may_repeat_a_name(view) {
                 // Past the listed issues only the count is kept, and text with no repeated
                 // name reads the same in canonical form: no second decode.
                 self.omitted += 1;
                 return Decoded::Failed;
             }
+            // The message, cut, and the error dropped before anything else is built.
+            let first = message(&error, echo);
+            drop(error);
             // What a parse into a value reads: names sorted (serde reports the first failing
             // member it meets), the last of a repeated name kept.
-            let mut root = String::with_capacity(text.len());
-            if !canonical(self.text, &span, &mut root) {
-                root = String::from(text);
+            let mut root = String::with_capacity(view.len());
+            if !canonical(view, &whole(view), &mut root) {
+                root = String::from(view);
             }
-            let failure = if root == text {
-                Some(message(&error))
+            let failure = if root == view {
+                Some(first)
             } else {
-                attempt(&root, decodes)
+                attempt(&root, decodes, echo)
             };
             match failure {
-                None => Decoded::Canonical,
+                None if masked.is_none() => Decoded::Canonical,
+                None => {
+                    // The masked canonical form decodes: the text's own, for its values.
+                    drop((root, masked));
+                    let mut own = String::with_capacity(text.len());
+                    if !canonical(self.text, &span, &mut own) {
+                        own = String::from(text);
+                    }
+                    self.read_again(index, at, &own, decodes, Decoded::Canonical)
+                }
                 Some(message) => {
                     self.failed(index, at, &root, message, decodes);
+                    Decoded::Failed
+                }
+            }
+        }
+
+        /// Reads again, for its values, `text` whose masked form decoded: `then` when it
+        /// decodes too, else (a decoder that reads a long string's contents refused one) the
+        /// issue.
+        fn read_again(
+            &mut self,
+            index: usize,
+            at: Option<usize>,
+            text: &str,
+            decodes: &mut Decodes<'_>,
+            then: Decoded,
+        ) -> Decoded {
+            match attempt(text, decodes, self.limits.echo) {
+                None => then,
+                Some(message) => {
+                    self.failed(index, at, text, message, decodes);
                     Decoded::Failed
                 }
             }
@@ -773,7 +835,7 @@ mod member_decoder {
             let left = self.budget.get_or_insert_with(|| {
                 NARROW_FLOOR + weight(text, &whole(text), usize::MAX).unwrap_or(0) / NARROW_SHARE
             });
-            let steps = narrow(root, &message, decodes, left);
+            let steps = narrow(root, &message, decodes, left, self.limits.echo);
             let mut path = member_path(self.prefix, RECORD_MEMBERS[index]);
             if let Some(at) = at {
                 path.push_str(&format!("[{at}]"));
@@ -864,6 +926,8 @@ mod member_decoder {
     struct Trials<'a> {
         root: &'a str,
         decodes: &'a mut Decodes<'a>,
+        /// The echo limit the trials' messages are cut to, as the failure's message was.
+        echo: usize,
         /// The root's weight; `None` when it is more than the whole budget left.
         cost: Option<usize>,
         left: &'a mut usize,
@@ -885,7 +949,7 @@ mod member_decoder {
             self.buffer.clear();
             self.buffer.push_str(self.root.get(..cut.start)?);
             self.buffer.push_str(self.root.get(cut.end..)?);
-            Some(attempt(&self.buffer, self.decodes))
+            Some(attempt(&self.buffer, self.decodes, self.echo))
         }
     }
 
@@ -903,10 +967,20 @@ mod member_decoder {
     /// Every trial decodes the whole root (its text with one member or a list's tail left out,
     /// built in one reusable buffer) and costs its [`weight`] from `left`; when that is spent
     /// the path stops where it is.
-    fn narrow(root: &str, message: &str, decodes: &mut Decodes<'_>, left: &mut usize) -> Vec<Step> {
+    fn narrow(
+        root: &str,
+        message: &str,
+        decodes: &mut Decodes<'_>,
+        left: &mut usize,
+        echo: usize,
+    ) -> Vec<Step> {
+        if root.len() > NARROW_BYTES {
+            return Vec::new();
+        }
         let mut trials = Trials {
             root,
             decodes,
+            echo,
             cost: weight(root, &whole(root), *left),
             left,
             buffer: String::new(),
@@ -955,7 +1029,7 @@ mod member_decoder {
                 Some(_) => {}
             }
         }
-        let quoted = |member: &&Member<'_>| quotes(message, root, &member.value);
+        let quoted = |member: &&Member<'_>| quotes(message, root, &member.value, trials.echo);
         let chosen = match cleared.as_slice() {
             [only] => Some(*only),
             [] => single(required.iter().copied().filter(quoted)),
@@ -989,9 +1063,9 @@ mod member_decoder {
         Some(Step::Element(fails - 1))
     }
 
-    /// True when serde's `message` quotes the value at `span` of `text` (as "integer `5`",
-    /// "string \"x\"", "unknown variant `x`", …).
-    fn quotes(message: &str, text: &str, span: &Range<usize>) -> bool {
+    /// True when serde's `message` (its echoes cut to `echo` bytes) quotes the value at `span`
+    /// of `text` (as "integer `5`", "string \"x\"", "unknown variant `x`", …).
+    fn quotes(message: &str, text: &str, span: &Range<usize>, echo: usize) -> bool {
         match first_byte(text, span) {
             b'[' => message.contains("sequence"),
             b'{' => message.contains("map"),
@@ -1000,36 +1074,59 @@ mod member_decoder {
                 Some(Ok(Value::Bool(flag))) => message.contains(&format!("`{flag}`")),
                 Some(Ok(Value::Number(number))) => message.contains(&format!("`{number}`")),
                 Some(Ok(Value::String(text))) => {
-                    message.contains(&format!("`{text}`"))
-                        || message.contains(&format!("\"{text}\""))
+                    // As a message quotes it, cut (a string the text masked is cut already).
+                    message.contains(&cut_echoes(format!("`{text}`"), echo))
+                        || message.contains(&cut_echoes(format!("\"{text}\""), echo))
                 }
                 _ => false,
             },
         }
     }
 
-    /// How serde names the type of the value at `span` of `text` in "invalid type" messages.
-    pub(crate) fn describe_text(text: &str, span: &Range<usize>) -> String {
+    /// How serde names the type of the value at `span` of `text` in "invalid type" messages, a
+    /// string cut to `echo` bytes as [`cut_echoes`] cuts it. A string is read borrowed where it
+    /// can be and cut as it is written: describing it costs no copy of it.
+    pub(crate) fn describe_text(text: &str, span: &Range<usize>, echo: usize) -> String {
+        let Some(value) = text.get(span.clone()) else {
+            return String::from("an unreadable value");
+        };
         match first_byte(text, span) {
             b'[' => String::from("sequence"),
             b'{' => String::from("map"),
-            _ => match text.get(span.clone()).map(serde_json::from_str::<Value>) {
-                Some(Ok(value)) => describe(&value),
-                _ => String::from("an unreadable value"),
+            b'"' => match serde_json::from_str::<&str>(value) {
+                Ok(borrowed) => describe_string(borrowed, echo),
+                Err(_) => match serde_json::from_str::<String>(value) {
+                    Ok(owned) => describe_string(&owned, echo),
+                    Err(_) => String::from("an unreadable value"),
+                },
+            },
+            _ => match serde_json::from_str::<Value>(value) {
+                Ok(value) => describe(&value, echo),
+                Err(_) => String::from("an unreadable value"),
             },
         }
     }
 
-    /// How serde names a value's type in "invalid type" messages.
-    pub(crate) fn describe(value: &Value) -> String {
+    /// How serde names a value's type in "invalid type" messages, a string cut to `echo` bytes.
+    pub(crate) fn describe(value: &Value, echo: usize) -> String {
         match value {
             Value::Null => String::from("null"),
             Value::Bool(flag) => format!("boolean `{flag}`"),
             Value::Number(number) if number.is_f64() => format!("floating point `{number}`"),
             Value::Number(number) => format!("integer `{number}`"),
-            Value::String(text) => format!("string {text:?}"),
+            Value::String(text) => describe_string(text, echo),
             Value::Array(_) => String::from("sequence"),
             Value::Object(_) => String::from("map"),
         }
+    }
+
+    /// A string as serde names it (`string "…"`, escaped), cut to `echo` bytes as it is
+    /// written.
+    fn describe_string(text: &str, echo: usize) -> String {
+        let mut cut = CutEchoes::new(String::new(), echo);
+        let written = write!(cut, "string {text:?}");
+        written
+            .and_then(|()| cut.finish())
+            .unwrap_or_else(|_| String::from("a string"))
     }
 }

@@ -9,6 +9,7 @@
 use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
+use core::fmt::Write as _;
 use core::ops::Range;
 
 use crate::agent_core::quote_or_escape;
@@ -96,7 +97,7 @@ fn node<'t>(
         Some(b'{') if levels > 0 => b'}',
         Some(b'[') if levels > 0 => b']',
         _ => {
-            let end = value_end_at(bytes, start, depth, limit, plain)?;
+            let end = value_end_at(bytes, start, depth, limit, plain, &mut 0)?;
             return Some(Node {
                 span: start..end,
                 children: None,
@@ -155,13 +156,22 @@ fn node<'t>(
     }
 }
 
-/// The spans of the elements of the array at `span`, one at a time as the text goes (an array
-/// may hold many thousands of small values: none of them is listed at once). An item is `None`
-/// where the text is broken, and the iteration ends there.
+/// One element of an array, as [`each_element`] finds it.
+pub(crate) struct Element {
+    /// Its text.
+    pub(crate) span: Range<usize>,
+    /// The bytes of its longest string (a name or a value) in the text, escapes as written and
+    /// the closing quote counted: what [`masked`] compares with its `long`.
+    pub(crate) longest: usize,
+}
+
+/// The elements of the array at `span`, one at a time as the text goes (an array may hold many
+/// thousands of small values: none of them is listed at once). An item is `None` where the text
+/// is broken, and the iteration ends there.
 pub(crate) fn each_element<'t>(
     text: &'t str,
     span: &Range<usize>,
-) -> impl Iterator<Item = Option<Range<usize>>> + 't {
+) -> impl Iterator<Item = Option<Element>> + 't {
     let bytes = text.as_bytes();
     let end = span.end;
     let mut pos = (bytes.get(span.start) == Some(&b'[')).then(|| space(bytes, span.start + 1));
@@ -170,7 +180,8 @@ pub(crate) fn each_element<'t>(
     }
     core::iter::from_fn(move || {
         let at = pos.take()?;
-        let Some(value_end) = value_end_at(bytes, at, 0, DEPTH, &mut true) else {
+        let mut longest = 0;
+        let Some(value_end) = value_end_at(bytes, at, 0, DEPTH, &mut true, &mut longest) else {
             return Some(None);
         };
         let after = space(bytes, value_end);
@@ -179,7 +190,10 @@ pub(crate) fn each_element<'t>(
             Some(b']') if after + 1 == end => {}
             _ => return Some(None),
         }
-        Some(Some(at..value_end))
+        Some(Some(Element {
+            span: at..value_end,
+            longest,
+        }))
     })
 }
 
@@ -235,6 +249,72 @@ pub(crate) fn beyond(elements: &[Range<usize>], len: usize) -> Option<Range<usiz
     }
 }
 
+/// `text` (a value's JSON text) with every string longer than `long` bytes of text (a name or a
+/// value) written as its cut echo instead: its first escaped bytes (at most `echo`, never
+/// splitting an escape or a character), then `… (N bytes)` with N its length in the text; or
+/// `None` when no string is that long. serde's refusal of a string quotes it whole, in a buffer
+/// grown by doubling: refusing the masked text costs a few bytes where the text itself would
+/// cost about three times the string at once, and its messages read as the text's own, cut.
+/// Strings are only masked where they are longer than any name or literal a decoder matches,
+/// so the masked text decodes wherever the text does, but for a decoder that reads a long
+/// string's contents. One pass, no string decoded: a string is skipped from quote to quote.
+pub(crate) fn masked(text: &str, long: usize, echo: usize) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out: Option<String> = None;
+    // Where the text not yet copied to `out` starts, and where the search goes on.
+    let (mut copied, mut at) = (0, 0);
+    while let Some(found) = bytes.get(at..).and_then(quote_or_escape) {
+        // Outside strings valid JSON has no backslash: this is a string's opening quote.
+        let body = at + found + 1;
+        let end = bytes.len() - skip_quoted(bytes.get(body..)?)?.len();
+        at = end;
+        // The string's bytes, the closing quote counted, as `Element::longest` counts them.
+        if end - body <= long {
+            continue;
+        }
+        let raw = text.get(body..end - 1)?;
+        let out = out.get_or_insert_with(String::new);
+        out.push_str(text.get(copied..body)?);
+        out.push_str(raw.get(..escaped_prefix(raw, echo))?);
+        let _ = write!(out, "… ({} bytes)\"", raw.len());
+        copied = end;
+    }
+    let mut out = out?;
+    out.push_str(text.get(copied..)?);
+    Some(out)
+}
+
+/// How many bytes of `raw` (a string's escaped text) make its longest prefix of at most `limit`
+/// bytes that ends neither inside an escape (a surrogate pair's two included) nor inside a
+/// character.
+fn escaped_prefix(raw: &str, limit: usize) -> usize {
+    let bytes = raw.as_bytes();
+    let mut at = 0;
+    while at < bytes.len() {
+        let unit = match bytes.get(at..) {
+            Some(
+                [
+                    b'\\',
+                    b'u',
+                    b'd' | b'D',
+                    b'8'..=b'9' | b'a'..=b'b' | b'A'..=b'B',
+                    ..,
+                ],
+            ) => 12,
+            Some([b'\\', b'u', ..]) => 6,
+            Some([b'\\', ..]) => 2,
+            _ => (1..=4)
+                .find(|len| raw.is_char_boundary(at + len))
+                .unwrap_or(1),
+        };
+        if at + unit > limit {
+            break;
+        }
+        at += unit;
+    }
+    at.min(bytes.len())
+}
+
 /// Writes the value at `span` in canonical form to `out`: every object's members sorted by
 /// name, of a repeated name only the last; what a parse into a `Value` and a write back give
 /// (but for numbers and escapes, kept as written). False on broken text or nesting deeper than
@@ -282,7 +362,7 @@ fn canonical_at(text: &str, span: &Range<usize>, out: &mut String, depth: usize)
             let mut pos = space(bytes, span.start + 1);
             if bytes.get(pos) != Some(&b']') {
                 loop {
-                    let end = value_end_at(bytes, pos, depth, DEPTH, &mut true)?;
+                    let end = value_end_at(bytes, pos, depth, DEPTH, &mut true, &mut 0)?;
                     canonical_at(text, &(pos..end), out, depth + 1)?;
                     pos = space(bytes, end);
                     match bytes.get(pos) {
@@ -384,6 +464,7 @@ fn value_end_at(
     base: usize,
     limit: usize,
     plain: &mut bool,
+    longest: &mut usize,
 ) -> Option<usize> {
     let mut depth = 0_usize;
     let mut rest = bytes.get(pos..)?;
@@ -391,7 +472,11 @@ fn value_end_at(
         let (&byte, tail) = rest.split_first()?;
         rest = tail;
         match byte {
-            b'"' => rest = skip_string(rest, plain)?,
+            b'"' => {
+                let after = skip_string(rest, plain)?;
+                *longest = (*longest).max(rest.len() - after.len());
+                rest = after;
+            }
             b'[' | b'{' => {
                 depth += 1;
                 if base + depth > limit {
@@ -453,5 +538,40 @@ fn skip_string<'b>(mut rest: &'b [u8], plain: &mut bool) -> Option<&'b [u8]> {
             *plain = false;
         }
         rest = tail;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use alloc::format;
+
+    use super::*;
+
+    #[test]
+    fn only_long_strings_are_masked_and_the_text_stays_json() {
+        assert_eq!(masked(r#"{"a":"short","b":[1,"x"]}"#, 8, 4), None);
+        let long = "é".repeat(10);
+        let text = format!(
+            r#"{{"k":"{long}","{long}":[true,"ok"],"esc":"a\"b\\c\ud83d\ude00\u00e9xyz"}}"#
+        );
+        let out = masked(&text, 8, 5).expect("long strings");
+        // Never inside a character or an escape (a surrogate pair is one), lengths as written.
+        assert_eq!(
+            out,
+            r#"{"k":"éé… (20 bytes)","éé… (20 bytes)":[true,"ok"],"esc":"a\"b… (28 bytes)"}"#
+        );
+        serde_json::from_str::<serde_json::Value>(&out).expect("still JSON");
+        // What is masked is short: masking again changes nothing.
+        assert_eq!(masked(&out, 24, 5), None);
+    }
+
+    #[test]
+    fn a_list_element_reports_its_longest_string() {
+        let text = r#"[{"a":"xyz"},"12345678",[]]"#;
+        let longest: Vec<usize> = each_element(text, &whole(text))
+            .map(|element| element.expect("valid").longest)
+            .collect();
+        // Bytes after the opening quote, the closing one counted.
+        assert_eq!(longest, [4, 9, 0]);
     }
 }
