@@ -24,6 +24,9 @@ const SMALL_STACK: usize = 128 * 1024;
 /// Levels of nesting that would overflow [`SMALL_STACK`] in a debug build, were they parsed.
 const HOSTILE: usize = 120;
 
+/// The default nesting bound.
+const BOUND: usize = ReadLimits::DEFAULT.depth;
+
 fn on_small_stack<T: Send + 'static>(run: impl FnOnce() -> T + Send + 'static) -> T {
     std::thread::Builder::new()
         .stack_size(SMALL_STACK)
@@ -58,18 +61,16 @@ fn corrupt_issues(outcome: SessionRecordDecodeOutcome) -> Vec<(String, String)> 
 fn a_stored_record_nested_past_the_limit_is_corrupt_where_it_passes_it() {
     let issues =
         on_small_stack(|| corrupt_issues(decode_session_record(&stored(&nested(HOSTILE)), "s1")));
-    // The envelope and the record are two levels and `x-any`'s array the third: the 33rd
-    // opens x-any's 30th `[0]`.
-    let path = format!("record.x-any{}", "[0]".repeat(30));
+    // The envelope and the record are two levels and `x-any`'s array the third: the level past
+    // the bound opens x-any's `[0]` number BOUND - 2.
+    let path = format!("record.x-any{}", "[0]".repeat(BOUND - 2));
     assert_eq!(issues.len(), 1, "{issues:?}");
     assert_eq!(issues[0].0, path);
-    assert!(
-        issues[0]
-            .1
-            .starts_with("nesting deeper than 32 levels (the read limit) at byte")
-    );
+    assert!(issues[0].1.starts_with(&format!(
+        "nesting deeper than {BOUND} levels (the read limit) at byte"
+    )));
     // At the limit it is read (`x-any` is any value).
-    let at_limit = on_small_stack(|| decode_session_record(&stored(&nested(30)), "s1"));
+    let at_limit = on_small_stack(|| decode_session_record(&stored(&nested(BOUND - 2)), "s1"));
     assert!(
         matches!(at_limit, SessionRecordDecodeOutcome::Valid { .. }),
         "{at_limit:?}"
@@ -86,18 +87,20 @@ fn a_stored_record_nested_past_the_limit_is_corrupt_where_it_passes_it() {
 
 #[test]
 fn a_record_that_is_only_brackets_is_corrupt_at_any_depth() {
-    for levels in [33, 129, 100_000] {
+    for levels in [BOUND + 1, 129, 100_000] {
         let issues = on_small_stack(move || {
             corrupt_issues(decode_session_record(nested(levels).as_bytes(), "s1"))
         });
         assert_eq!(issues.len(), 1);
-        assert_eq!(issues[0].0, "[0]".repeat(32));
+        assert_eq!(issues[0].0, "[0]".repeat(BOUND));
         // Unclosed, it is still refused for its depth, not parsed.
         let open = "[".repeat(levels);
         let issues =
             on_small_stack(move || corrupt_issues(decode_session_record(open.as_bytes(), "s1")));
         assert!(
-            issues[0].1.starts_with("nesting deeper than 32 levels"),
+            issues[0]
+                .1
+                .starts_with(&format!("nesting deeper than {BOUND} levels")),
             "{issues:?}"
         );
     }
@@ -107,7 +110,7 @@ fn a_record_that_is_only_brackets_is_corrupt_at_any_depth() {
 fn an_event_body_nested_past_the_limit_is_refused_before_it_is_parsed() {
     let body = format!(r#"{{"event":"e","payload":{}}}"#, nested(HOSTILE));
     let refused = on_small_stack(move || decode_event_body(body.as_bytes()));
-    assert_eq!(refused, Err(ChannelFrameError::TooDeep { limit: 32 }));
+    assert_eq!(refused, Err(ChannelFrameError::TooDeep { limit: BOUND }));
     assert_eq!(
         ChannelFrameError::TooDeep { limit: 32 }.to_string(),
         "channel frame: event body nests deeper than 32 levels"
@@ -122,10 +125,10 @@ fn an_event_body_nested_past_the_limit_is_refused_before_it_is_parsed() {
             payload,
         )))
     };
-    assert!(decode_channel_frame(&frame(31)).is_ok());
+    assert!(decode_channel_frame(&frame(BOUND - 1)).is_ok());
     assert_eq!(
-        decode_channel_frame(&frame(32)),
-        Err(ChannelFrameError::TooDeep { limit: 32 })
+        decode_channel_frame(&frame(BOUND)),
+        Err(ChannelFrameError::TooDeep { limit: BOUND })
     );
 }
 
@@ -142,9 +145,12 @@ fn a_strict_decoder_names_where_the_nesting_passes_the_limit() {
     });
     assert_eq!(
         error,
+        // The message, `metadata` and `k`'s array are the first three levels; the `[` past
+        // the bound is the (BOUND - 1)th of `k`, which starts at byte 90.
         format!(
-            "metadata.k{}: nesting deeper than 32 levels (the read limit) at byte 120",
-            "[0]".repeat(30)
+            "metadata.k{}: nesting deeper than {BOUND} levels (the read limit) at byte {}",
+            "[0]".repeat(BOUND - 2),
+            90 + BOUND - 2
         )
     );
     let value = from_json_str_within::<Value>(&nested(3), &ReadLimits::DEFAULT.with_depth(3));

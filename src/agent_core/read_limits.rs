@@ -33,9 +33,9 @@ pub struct ReadLimits {
 }
 
 impl ReadLimits {
-    /// The default bounds: 32 levels of nesting, 32 issues, 64 bytes of an echoed value.
+    /// The default bounds: 24 levels of nesting, 32 issues, 64 bytes of an echoed value.
     pub const DEFAULT: Self = Self {
-        depth: 32,
+        depth: 24,
         issues: 32,
         echo: 64,
     };

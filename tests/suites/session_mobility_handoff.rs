@@ -1955,15 +1955,14 @@ cases! {
             // Nesting past the default read limit is refused before it is parsed.
             let log = Log::default();
             let mut destination = new_destination(&log, &[Answer::Yes], &[Answer::Yes]);
-            let deep = format!("{}{}", "[".repeat(33), "]".repeat(33));
+            let bound = agent_interface::agent_core::ReadLimits::DEFAULT.depth;
+            let deep = format!("{}{}", "[".repeat(bound + 1), "]".repeat(bound + 1));
             let (manifest, chunks) = payload(&deep);
             destination.receive_manifest(manifest);
+            let said = format!("payload verified intact but nests deeper than {bound} levels (the read limit)");
             assert_eq!(
                 feed(&mut destination, &chunks),
-                discarded(
-                    HandoffRefusal::PayloadUndecodable,
-                    "payload verified intact but nests deeper than 32 levels (the read limit)"
-                )
+                discarded(HandoffRefusal::PayloadUndecodable, &said)
             );
             assert!(!logged(&log, "decode"), "too deep never reaches the decoder");
             let cases = [
