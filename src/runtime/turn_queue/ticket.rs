@@ -3,7 +3,6 @@
 use alloc::string::ToString;
 use core::fmt;
 use core::future::Future;
-use core::marker::PhantomData;
 use core::pin::Pin;
 use core::task::{Context, Poll, Waker};
 
@@ -153,7 +152,7 @@ impl<'q, M: RawMutex, T, R, D, const N: usize> TurnTicket<'q, M, T, R, D, N> {
             self.id.to_string(),
             TicketCompletion {
                 ticket: self,
-                failure: PhantomData,
+                answered: None,
             },
         )
     }
@@ -193,32 +192,54 @@ impl<M: RawMutex, T, R, D, const N: usize> fmt::Debug for TurnTicket<'_, M, T, R
 
 /// The completion future of a ticket converted into the session family's
 /// [`TurnHandle`] ([`TurnTicket::into_turn_handle`]): the ticket's outcome as a
-/// [`TurnCompletion<E>`]. Settles exactly when the ticket does, once. The session family's
-/// `TurnCompletion` has no way to say "already read", so polled again after it resolved (only
-/// possible through `&mut`; `TurnHandle` is awaited by value) it stays `Pending`; the ticket
-/// inside ([`ticket`](Self::ticket)) answers [`AlreadyRead`] then.
+/// [`TurnCompletion<E>`]. Settles exactly when the ticket does. It keeps a copy of the
+/// completion it resolved with, and polled again after that (only possible through `&mut`;
+/// `TurnHandle` is awaited by value) it answers the same completion again, never `Pending`.
+/// The ticket inside is reached only for its id and a dropped input, so nothing else reads its
+/// outcome first.
 #[must_use = "futures do nothing unless polled"]
 pub struct TicketCompletion<'q, M: RawMutex, T, R, D, E, const N: usize> {
     ticket: TurnTicket<'q, M, T, R, D, N>,
-    failure: PhantomData<fn() -> E>,
+    /// The completion it resolved with, answered again to a later poll.
+    answered: Option<TurnCompletion<E>>,
 }
 
-impl<'q, M: RawMutex, T, R, D, E, const N: usize> TicketCompletion<'q, M, T, R, D, E, N> {
-    /// The ticket inside (for its id, `try_settled` or `take_dropped_input`).
-    pub fn ticket(&mut self) -> &mut TurnTicket<'q, M, T, R, D, N> {
-        &mut self.ticket
+impl<M: RawMutex, T, R, D, E, const N: usize> TicketCompletion<'_, M, T, R, D, E, N> {
+    /// The id minted when the submission was accepted.
+    pub const fn id(&self) -> TurnId {
+        self.ticket.id()
+    }
+
+    /// The input of a submission that was dropped at capacity, handed back (once); `None` for
+    /// any other submission ([`TurnTicket::take_dropped_input`]).
+    pub fn take_dropped_input(&mut self) -> Option<T> {
+        self.ticket.take_dropped_input()
     }
 }
+
+// Nothing in it is pinned: the kept completion is only cloned, never polled.
+impl<M: RawMutex, T, R, D, E, const N: usize> Unpin for TicketCompletion<'_, M, T, R, D, E, N> {}
 
 impl<M: RawMutex, T, R, D, E, const N: usize> Future for TicketCompletion<'_, M, T, R, D, E, N>
 where
     Settled<R>: Into<TurnCompletion<E>>,
+    E: Clone,
 {
     type Output = TurnCompletion<E>;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<TurnCompletion<E>> {
-        match self.get_mut().ticket.poll_with(Some(cx.waker())) {
-            Poll::Ready(Ok(outcome)) => Poll::Ready(outcome.into()),
+        let this = self.get_mut();
+        if let Some(answered) = &this.answered {
+            return Poll::Ready(answered.clone());
+        }
+        match this.ticket.poll_with(Some(cx.waker())) {
+            Poll::Ready(Ok(outcome)) => {
+                let completion: TurnCompletion<E> = outcome.into();
+                this.answered = Some(completion.clone());
+                Poll::Ready(completion)
+            }
+            // Never: only this future reads the ticket's outcome, and it answers from
+            // `answered` once it has.
             Poll::Ready(Err(AlreadyRead { .. })) | Poll::Pending => Poll::Pending,
         }
     }
