@@ -1,4 +1,0 @@
-//! Without `analytics`, the family does not exist.
-use agent_interface::analytics::usage::UsageSnapshot;
-
-fn main() {}

@@ -1,4 +1,0 @@
-//! With only `analytics`, command does not exist.
-use agent_interface::command::definition::CommandResult;
-
-fn main() {}

@@ -1,4 +1,0 @@
-//! With only `analytics`, tui does not exist.
-use agent_interface::tui::OnMissingArgsAction;
-
-fn main() {}

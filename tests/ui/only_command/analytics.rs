@@ -1,4 +1,0 @@
-//! With only `command`, analytics does not exist.
-use agent_interface::analytics::usage::UsageSnapshot;
-
-fn main() {}

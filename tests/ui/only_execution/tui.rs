@@ -1,4 +1,0 @@
-//! With only `execution`, tui does not exist.
-use agent_interface::tui::OnMissingArgsAction;
-
-fn main() {}

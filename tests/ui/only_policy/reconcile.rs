@@ -1,4 +1,0 @@
-//! With only `policy`, the reconcile piece does not exist.
-use agent_interface::runtime::reconcile;
-
-fn main() {}

@@ -1,4 +1,0 @@
-//! With only `reconcile`, the policy piece does not exist.
-use agent_interface::runtime::policy;
-
-fn main() {}

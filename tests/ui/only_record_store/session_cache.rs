@@ -1,4 +1,0 @@
-//! With only `record-store`, the session cache does not exist.
-use agent_interface::runtime::session_cache;
-
-fn main() {}

@@ -1,4 +1,0 @@
-//! With only `session`, the record stores (`record-store`) do not exist.
-use agent_interface::runtime::record_store;
-
-fn main() {}

@@ -1,4 +1,0 @@
-//! With only `transport`, analytics does not exist.
-use agent_interface::analytics::usage::UsageSnapshot;
-
-fn main() {}

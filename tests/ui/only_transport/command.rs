@@ -1,4 +1,0 @@
-//! With only `transport`, command does not exist: layer 0 families do not name each other.
-use agent_interface::command::definition::CommandResult;
-
-fn main() {}

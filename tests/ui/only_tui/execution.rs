@@ -1,4 +1,0 @@
-//! With only `tui`, execution does not exist.
-use agent_interface::execution::task_vocabulary::BackgroundTaskStatus;
-
-fn main() {}

@@ -1,4 +1,0 @@
-//! With only `turn-queue`, the policy piece does not exist.
-use agent_interface::runtime::policy;
-
-fn main() {}
