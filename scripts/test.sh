@@ -159,21 +159,21 @@ step_host() {
 
 step_kill() {
     step "file medium across OS processes: claim races and writers SIGKILLed mid-save (release)"
-    cargo test --release --no-default-features --features record-store-fs,testing --test record_store_kill -- --nocapture
+    cargo test --release --no-default-features --features record-store-fs,testing --test record_store_kill -- --include-ignored --nocapture
 }
 
 # One feature set's compile-fail cases (tests/isolation.rs).
 isolation() {
-    cargo test --no-default-features "$@" --test isolation
+    cargo test --no-default-features "$@" --test isolation -- --include-ignored
     # Each feature set builds its own copy of the library that no later set reuses.
     rm -f target/tests/trybuild/*/debug/deps/*agent_interface-*
 }
 
 step_isolation() {
-    step "compile-fail cases: every gate with no feature on, then the gates inside pieces"
-    # The reach cases (every family by its public paths) run with all features, in `host`.
+    step "compile-fail cases: every gate with no feature on, then the gates inside pieces; every family reachable with all features"
     isolation
     isolation --features agent-core,analytics,tui,command,execution,transport,session,session-mobility,turn-queue,transport-runtime,policy,reconcile,record-codec,record-store,session-cache,shared-memory
+    isolation --all-features
 }
 
 step_postgres() {

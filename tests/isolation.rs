@@ -2,14 +2,17 @@
 //! feature is off does not exist, and rustc's error names the feature to enable; with every
 //! feature on, every family and piece is reachable by its public paths. trybuild builds each case
 //! with exactly the features of the `cargo test` invocation, so the test script runs this target
-//! once per feature set that has cases:
+//! once per feature set that has cases (`scripts/test.sh isolation`):
 //!
 //! ```text
-//! cargo test --no-default-features --test isolation      # tests/ui/gated: every top-level gate
-//! cargo test --no-default-features --features agent-core,analytics,tui,command,execution,transport,session,session-mobility,turn-queue,transport-runtime,policy,reconcile,record-codec,record-store,session-cache,shared-memory --test isolation
+//! cargo test --no-default-features --test isolation -- --include-ignored   # tests/ui/gated
+//! cargo test --no-default-features --features agent-core,analytics,tui,command,execution,transport,session,session-mobility,turn-queue,transport-runtime,policy,reconcile,record-codec,record-store,session-cache,shared-memory --test isolation -- --include-ignored
 //!                                                          # tests/ui/gated_below: the gates inside pieces
-//! cargo test --all-features --test isolation             # tests/ui/reach (run by the host tests)
+//! cargo test --all-features --test isolation -- --include-ignored   # tests/ui/reach
 //! ```
+//!
+//! The case run is ignored otherwise: the host tests (`cargo test --all-features`) would build
+//! the crate and its dev-dependencies once more for it.
 //!
 //! One case per gated module and feature: which features a feature turns on, and what each
 //! module may name, is the layering check's (`tests/layering.rs`, against the feature graph);
@@ -49,6 +52,7 @@ const LEAVES: &[(&str, bool)] = &[
 ];
 
 #[test]
+#[ignore = "builds the crate once more for each feature set: run by `scripts/test.sh isolation`"]
 fn each_gated_item_names_its_feature_and_each_family_is_reachable() {
     let families_on = FAMILIES.iter().filter(|(_, on)| *on).count();
     let leaves_on = LEAVES.iter().filter(|(_, on)| *on).count();
