@@ -19,11 +19,11 @@
 //! 9. The session cache forks a session and reconciles it on wake, over the directory store.
 //! 10. The read-only shared-memory seam, over an in-memory provider.
 //!
-//! Shorter examples, one task each: `store_round_trip` (records in a directory, claims and a
-//! damaged record), `co_drive_threads` (the turn queue on threads), `policy_checks`
-//! (per-session permission rules), `handoff` (a session moved between two machines' record
-//! stores: sealed, chunked, verified, acknowledged), `ws_carrier` (a tokio host over a real
-//! WebSocket), `firmware/examples/co_drive.rs` and `browser/`.
+//! Shorter examples, one task each, in `hosted/examples/`: `store_round_trip` (records in a
+//! directory, claims and a damaged record), `co_drive_threads` (the turn queue on threads),
+//! `policy_checks` (per-session permission rules), `handoff` (a session moved between two
+//! machines' record stores: sealed, chunked, verified, acknowledged), `ws_carrier` (a tokio host
+//! over a real WebSocket); and `firmware/examples/co_drive.rs` and `browser/`.
 //!
 //! Run it with `cargo run --example session_host --features full,record-store-fs`.
 

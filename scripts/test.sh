@@ -82,9 +82,11 @@ step_lint() {
     (cd firmware && cargo fmt --check)
     (cd browser && cargo fmt --check)
     (cd size && cargo fmt --check)
+    (cd hosted && cargo fmt --check)
 
     step "clippy: host, all features, all targets"
     cargo clippy --all-features --all-targets -- -D warnings
+    (cd hosted && cargo clippy --all-targets -- -D warnings)
 
     step "clippy: thumbv7em with full,defmt"
     cargo clippy --target thumbv7em-none-eabihf --no-default-features --features full,defmt -- -D warnings
@@ -155,6 +157,8 @@ step_pairs() {
 step_host() {
     step "host tests (all features: units, suites, golden files, layering, interop, build script, doctests)"
     cargo host-test
+    # The stores and the session cache shared by tokio tasks on several worker threads (hosted/).
+    (cd hosted && cargo test)
 }
 
 step_kill() {
@@ -185,22 +189,22 @@ step_examples() {
     step "main example"
     cargo run --quiet --example session_host --features full,record-store-fs >/dev/null
 
-    step "examples on std: a store round trip, the co-drive queue on threads, policy checks, a handoff between two stores, a WebSocket carrier"
-    cargo run --quiet --example store_round_trip --no-default-features --features record-store-fs
-    cargo run --quiet --example co_drive_threads --no-default-features --features turn-queue
-    cargo run --quiet --example policy_checks --no-default-features --features policy,serde
-    cargo run --quiet --example handoff --no-default-features --features session-mobility,record-store-fs
+    step "examples on std (hosted/): a store round trip, the co-drive queue on threads, policy checks, a handoff between two stores, a WebSocket carrier"
+    cargo run --quiet --manifest-path hosted/Cargo.toml --example store_round_trip --no-default-features --features record-store-fs
+    cargo run --quiet --manifest-path hosted/Cargo.toml --example co_drive_threads --no-default-features --features turn-queue
+    cargo run --quiet --manifest-path hosted/Cargo.toml --example policy_checks --no-default-features --features policy,serde
+    cargo run --quiet --manifest-path hosted/Cargo.toml --example handoff --no-default-features --features session-mobility,record-store-fs
     # Issue 21: each task example stays short enough to read in one sitting (under ~200 lines).
     local example lines
     for example in store_round_trip co_drive_threads policy_checks handoff; do
-        lines=$(wc -l < "examples/$example.rs")
+        lines=$(wc -l < "hosted/examples/$example.rs")
         if [ "$lines" -gt 200 ]; then
-            echo "examples/$example.rs has $lines lines; the task examples stay under 200" >&2
+            echo "hosted/examples/$example.rs has $lines lines; the task examples stay under 200" >&2
             exit 1
         fi
     done
     # A tokio host and client over a real WebSocket on loopback; it gives up after 20 s by itself.
-    timeout 120 cargo run --quiet --example ws_carrier --no-default-features --features transport-runtime,session,serde
+    timeout 120 cargo run --quiet --manifest-path hosted/Cargo.toml --example ws_carrier --no-default-features --features transport-runtime,session,serde
 }
 
 step_wasi() {
@@ -301,7 +305,7 @@ step_fuzz() {
 
 step_package() {
     step "package: no repository-only files, and a publish dry-run that builds the full feature set"
-    if cargo package --list --allow-dirty | grep -E '^(firmware|browser|backends|fuzz|scripts|tools|size|\.cargo|\.ci)/'; then
+    if cargo package --list --allow-dirty | grep -E '^(firmware|browser|backends|fuzz|scripts|tools|size|hosted|\.cargo|\.ci)/'; then
         echo "repository-only files are in the package" >&2
         exit 1
     fi
@@ -336,7 +340,7 @@ done
 
 if [ ${#chosen[@]} -eq ${#names[@]} ]; then
     step "disk used by the build directories"
-    du -sh target firmware/target browser/target size/target fuzz/target 2>/dev/null || true
+    du -sh target hosted/target firmware/target browser/target size/target fuzz/target 2>/dev/null || true
 fi
 echo
 echo "==> time per step"

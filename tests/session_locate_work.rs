@@ -9,7 +9,7 @@
 //! the count: a parse of `[{},{},…]` makes no allocation per element (an empty map allocates
 //! nothing) while a refused element makes its error, so a count would compare work with
 //! nothing; the count is printed beside. The timed counterpart is the `record_locate` group of
-//! `benches/record_decode.rs`, with the same shapes.
+//! `hosted/benches/record_decode.rs`, with the same shapes.
 //!
 //! Host only, like the other allocation tests.
 #![cfg(not(any(target_family = "wasm", target_os = "none")))]

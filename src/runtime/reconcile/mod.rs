@@ -26,7 +26,7 @@
 //! - **All or nothing, no panics.** An ambiguous transcript is a [`TranscriptError`], a bad
 //!   minted id or a `now` past year 9999 a [`ReconcileError`]; on an error nothing is proposed.
 //! - **Linear cost** (O(n log n) worst case against crafted hash collisions;
-//!   `benches/reconcile_orphans.rs`).
+//!   `hosted/benches/reconcile_orphans.rs`).
 //!
 //! # Example
 //!

@@ -217,8 +217,8 @@ enum Seen<'m> {
 /// # Cost
 ///
 /// One pass with an index of the call ids seen: a hash table, so the cost is linear in the
-/// number of calls and results (`benches/reconcile_orphans.rs`). The hash is not keyed (the
-/// crate reads no entropy), so ids crafted to collide could make probes long; the first long
+/// number of calls and results (`hosted/benches/reconcile_orphans.rs`). The hash is not keyed
+/// (the crate reads no entropy), so ids crafted to collide could make probes long; the first long
 /// probe turns the index into an ordered map for the rest of the scan, which bounds the worst
 /// case at O(n log n). Add one suspended-batch lookup per unanswered call.
 ///

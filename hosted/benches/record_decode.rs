@@ -23,7 +23,7 @@
 //! docs/decisions/session-record-codec.md). With `RECORD_LOCATE_MAX_RATIO` set, the run fails
 //! when a ratio is above it.
 //!
-//! Run:
+//! Run, in `hosted/`:
 //! `cargo bench --no-default-features --features record-codec --bench record_decode -- --warm-up-time 1 --measurement-time 3`;
 //! the locating group alone, ratios printed last:
 //! `cargo bench --no-default-features --features record-codec --bench record_decode -- record_locate --warm-up-time 0.5 --measurement-time 2`.

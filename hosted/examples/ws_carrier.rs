@@ -1,8 +1,8 @@
 //! A tokio host that serves payload channels over a real WebSocket on loopback, admitting peers
 //! the way the TypeScript `WsTransport` does, and a client that talks to it as that peer would.
 //!
-//! Run: `cargo run --example ws_carrier --features transport-runtime,session,serde`. It exits
-//! non-zero on any failed check and gives up after 20 seconds.
+//! Run, in `hosted/`: `cargo run --example ws_carrier --features transport-runtime,session,serde`.
+//! It exits non-zero on any failed check and gives up after 20 seconds.
 //!
 //! What it shows, in order:
 //! 1. Admission before the upgrade: a wrong token gets `401 Unauthorized` and a foreign `Origin`

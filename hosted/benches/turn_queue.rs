@@ -14,7 +14,7 @@
 //!   step such as a runner waker that costs every round trip shows up as a ratio change between
 //!   two runs, whatever the machine's load.
 //!
-//! Run:
+//! Run, in `hosted/`:
 //! `cargo bench --features turn-queue --bench turn_queue -- --warm-up-time 1 --measurement-time 3`.
 
 use std::cell::RefCell;

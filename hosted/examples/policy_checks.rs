@@ -3,7 +3,7 @@
 //! refused while writes are confined); a non-operator write that would widen the confinement is
 //! refused with its reasons and nothing is stored; an operator's write may loosen.
 //!
-//! Run: `cargo run --example policy_checks --features policy,serde`.
+//! Run, in `hosted/`: `cargo run --example policy_checks --features policy,serde`.
 //!
 //! Not a sandbox: the checks are lexical and see only what the host declares about each call.
 //! The in-memory store's futures are ready on their first poll; any `block_on` drives them.

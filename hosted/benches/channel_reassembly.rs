@@ -28,7 +28,7 @@
 //! (`plain_copy`) and against decoding the same frames whole (`decode_whole`, what a refusal cost
 //! when the body was parsed first).
 //!
-//! Run:
+//! Run, in `hosted/`:
 //! `cargo bench --all-features --bench channel_reassembly -- --warm-up-time 1 --measurement-time 3`.
 
 use std::hint::black_box;

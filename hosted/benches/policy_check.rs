@@ -10,7 +10,7 @@
 //! - `loosen_reasons` and `decide_put`: the gate a write runs (these allocate: the reasons and
 //!   the normalised copy).
 //!
-//! Run:
+//! Run, in `hosted/`:
 //! `cargo bench --features policy --bench policy_check -- --warm-up-time 1 --measurement-time 3`.
 
 use std::hint::black_box;

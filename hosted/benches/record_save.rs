@@ -16,7 +16,7 @@
 //!
 //! The record is the one benches/record_decode.rs decodes (benches/common/bench_record.rs).
 //!
-//! Run:
+//! Run, in `hosted/`:
 //! `cargo bench --features record-store --bench record_save -- --warm-up-time 0.5 --measurement-time 2`.
 
 use std::hint::black_box;

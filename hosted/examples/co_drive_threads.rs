@@ -3,7 +3,7 @@
 //! one agent). The runner awaits `next_turn`, which parks its thread until there is work; no
 //! thread spins.
 //!
-//! Run: `cargo run --example co_drive_threads --features turn-queue`.
+//! Run, in `hosted/`: `cargo run --example co_drive_threads --features turn-queue`.
 //!
 //! The queue is shared across threads, so its mutex is `CriticalSectionRawMutex`, which needs a
 //! `critical-section` implementation in the binary: a std host adds

@@ -3,8 +3,8 @@
 //! stores keep, SHA-256 in base64url) and pushed as JSON frames that arrive reordered and
 //! repeated. The desktop verifies before parsing, saves into its store, and only then
 //! acknowledges; the laptop turns read-only once and its store lets go. It fails unless the
-//! desktop's stored record is the laptop's. Run: `cargo run --example handoff
-//! --no-default-features --features session-mobility,record-store-fs`.
+//! desktop's stored record is the laptop's. Run, in `hosted/`: `cargo run --example
+//! handoff --no-default-features --features session-mobility,record-store-fs`.
 
 use std::cell::RefCell;
 use std::collections::VecDeque;

@@ -14,7 +14,7 @@
 //! prefix favours the ordered map. Throughput is in messages: criterion prints messages per
 //! second, whose inverse is the cost per message.
 //!
-//! Run:
+//! Run, in `hosted/`:
 //! `cargo bench --features reconcile --bench reconcile_orphans -- --warm-up-time 1 --measurement-time 3`.
 
 use std::hint::black_box;

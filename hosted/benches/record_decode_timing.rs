@@ -8,7 +8,8 @@
 //! and the ratio of the medians (decode over parse), all from this one run. With
 //! `RECORD_DECODE_MAX_RATIO` set, it exits with 1 when the ratio is above it.
 //!
-//! Run, in wasm32-wasip1 (the runner of `.cargo/config.toml` starts Node):
+//! Run, in `hosted/`, in wasm32-wasip1 (the runner in the repository's `.cargo/config.toml`,
+//! which cargo reads from `hosted/` too, starts Node):
 //! `cargo bench --target wasm32-wasip1 --no-default-features --features record-codec --bench record_decode_timing`;
 //! natively: the same without `--target`. `ROUNDS` (default 31) sets the number of rounds.
 

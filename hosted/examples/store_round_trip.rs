@@ -1,7 +1,7 @@
 //! A std host keeps its sessions in a directory: save, a second process refused while the first
 //! writes, release, resume, and a damaged record reported `corrupt` and never written over.
 //!
-//! Run: `cargo run --example store_round_trip --features record-store-fs`.
+//! Run, in `hosted/`: `cargo run --example store_round_trip --features record-store-fs`.
 //!
 //! The store's methods are `async fn`s over blocking `std::fs` calls: each future is ready on its
 //! first poll, so any `block_on` drives them (here `futures_executor`'s); on tokio, call them from
