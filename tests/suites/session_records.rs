@@ -141,16 +141,25 @@ fn sample_listing() -> SessionStoreListing {
 
 /// The stored envelope around `record` (JSON text of a record).
 fn envelope(record: &str) -> Vec<u8> {
-    format!("{{\"schemaVersion\":1,\"record\":{record}}}").into_bytes()
+    // `concat` allocates the exact length; `format!` may leave twice it, which a long record on
+    // the board's 40 KiB heap cannot spare.
+    [r#"{"schemaVersion":1,"record":"#, record, "}"]
+        .concat()
+        .into_bytes()
 }
 
 /// The stored envelope of a record `sess-1` whose other members are `members` (which must name
 /// `messages` unless the case is about its absence).
 fn stored(members: &str) -> Vec<u8> {
-    envelope(&format!(
-        "{{\"id\":\"sess-1\",\"cwd\":\"/work/app\",\"createdAt\":\"2026-09-24T10:00:00Z\",\
-         \"updatedAt\":\"2026-09-24T10:05:00Z\",{members}}}"
-    ))
+    envelope(
+        &[
+            r#"{"id":"sess-1","cwd":"/work/app","createdAt":"2026-09-24T10:00:00Z","#,
+            r#""updatedAt":"2026-09-24T10:05:00Z","#,
+            members,
+            "}",
+        ]
+        .concat(),
+    )
 }
 
 fn user(id: &str, timestamp: &str) -> String {
@@ -1045,30 +1054,41 @@ cases! {
     mod refusals {
         fn a_long_string_is_read_whole_where_it_belongs_and_quoted_cut_where_it_does_not() {
             // Each string is most of its record: the decoder reads the element with the string
-            // masked first, then the text itself for its values.
+            // masked first, then the text itself for its values. The records are built with
+            // `concat`, to their exact length, so the board's 40 KiB heap holds the decode and
+            // not the test's own slack.
             let long = "é".repeat(2000);
-            let message = |role: &str, content: &str| {
-                format!(r#"{{"role":"{role}","id":"m1","timestamp":"t","state":"complete","content":"{content}"}}"#)
+            let message = |head: &str, role: &str, content: &str| {
+                [
+                    r#""messages":[{"#,
+                    head,
+                    r#""role":""#,
+                    role,
+                    r#"","id":"m1","timestamp":"t","state":"complete","content":""#,
+                    content,
+                    r#""}]"#,
+                ]
+                .concat()
             };
-            let outcome = load(&stored(&format!(r#""messages":[{}]"#, message("user", &long))));
-            let record = outcome.into_record().expect("a long content is valid");
+            let record = load(&stored(&message("", "user", &long)))
+                .into_record()
+                .expect("a long content is valid");
             assert_eq!(serde_json::to_value(&record.messages[0]).expect("encodes")["content"], long.as_str());
+            drop(record);
             // A repeated name: valid in its canonical form, the values read from the text.
-            let repeated = message("user", &long).replacen('{', r#"{"role":"assistant","#, 1);
-            let outcome = load(&stored(&format!(r#""messages":[{repeated}]"#)));
+            let outcome = load(&stored(&message(r#""role":"assistant","#, "user", &long)));
             assert_eq!(outcome.status(), SessionLoadStatus::Valid, "{:?}", outcome.issues());
             // A role no role has: refused at the role, the literal cut and its length stated.
-            let outcome = load(&stored(&format!(r#""messages":[{}]"#, message(&long, "hi"))));
+            let outcome = load(&stored(&message("", &long, "hi")));
             assert_eq!(corrupt_paths(&outcome), ["record.messages[0].role"]);
             let said = &outcome.issues()[0].message;
             assert!(said.starts_with("unknown variant `éééé"), "{said}");
             assert!(said.contains("… (4000 bytes)`, expected one of"), "{said}");
             // A string where a list belongs, as a member and inside a message.
-            let outcome = load(&stored(&format!(r#""messages":"{long}""#)));
+            let outcome = load(&stored(&[r#""messages":""#, &long, "\""].concat()));
             assert_eq!(corrupt_paths(&outcome), ["record.messages"]);
             assert!(outcome.issues()[0].message.contains("… (4000 bytes)\", expected a sequence"));
-            let inside = message("user", "hi").replacen('{', &format!(r#"{{"metadata":"{long}","#), 1);
-            let outcome = load(&stored(&format!(r#""messages":[{inside}]"#)));
+            let outcome = load(&stored(&message(&[r#""metadata":""#, &long, r#"","#].concat(), "user", "hi")));
             let said = &outcome.issues()[0].message;
             assert!(said.contains("… (4000 bytes)"), "{said}");
             assert!(said.len() < 300, "{said}");
