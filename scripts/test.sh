@@ -31,7 +31,7 @@ STEPS=(
     "kill|the file medium across OS processes: claim races and writers SIGKILLed mid-save (release)"
     "isolation|compile-fail cases: an item of a feature not enabled names its feature"
     "postgres|the PostgreSQL backends against a throwaway server (scripts/postgres.sh)"
-    "examples|the main example and the task examples on std"
+    "examples|the main example, the task examples on std, and the README snippets as downstream crates"
     "wasi|every suite on wasm32-wasip1 under Node's WASI"
     "browser|the crate through wasm-bindgen in headless Chromium (scripts/browser.sh)"
     "firmware|the suites on a Cortex-M3 under QEMU (LM3S6965 and MPS2 AN385), hostile input, the embassy example, image sizes"
@@ -205,6 +205,9 @@ step_examples() {
     done
     # A tokio host and client over a real WebSocket on loopback; it gives up after 20 s by itself.
     timeout 120 cargo run --quiet --manifest-path hosted/Cargo.toml --example ws_carrier --no-default-features --features transport-runtime,session,serde
+
+    step "README snippets, each a downstream crate with only the features it names"
+    scripts/readme-snippets.sh
 }
 
 step_wasi() {

@@ -12,11 +12,12 @@ extern crate alloc;
 
 use alloc::vec::Vec;
 
+use agent_interface::agent_core::CriticalSectionRawMutex;
 use agent_interface::agent_core::Value;
 use agent_interface::runtime::transport::channels::{
     ChannelResumePoint, DeliveredBody, PayloadChannelRegistry,
 };
-use agent_interface::runtime::turn_queue::{CriticalSectionRawMutex, Settled, TurnQueue};
+use agent_interface::runtime::turn_queue::{Settled, TurnQueue};
 use agent_interface::transport::channels::{ChannelDescriptor, ChannelName};
 use cortex_m_semihosting::{debug, hprintln};
 use embassy_executor::Spawner;

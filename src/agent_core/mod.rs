@@ -5,7 +5,8 @@
 //! the families of this crate name: untyped values, conversation messages, the history timeline,
 //! tool schemas and results, asking the user, token usage and context windows, a few closed
 //! vocabularies, and errors carried as data. It names nothing but `core`, `alloc`, `serde_json`
-//! and (behind the `serde` feature) `serde` and `serde_path_to_error`.
+//! and (behind the `serde` feature) `serde` and `serde_path_to_error`, and re-exports the raw
+//! mutexes of embassy-sync when a runtime piece that is generic over one is on.
 //!
 //! | file | what it holds |
 //! |---|---|
@@ -19,6 +20,7 @@
 //! | `signal` | [`AbortSignal`], the one cancellation signal |
 //! | `vocabulary` | closed vocabularies: [`PermissionMode`], [`ModelEffort`], [`SessionEndReason`], … |
 //! | `read_limits` | [`ReadLimits`]: what reading outside JSON may cost (nesting, issues, echoes) |
+//! | (re-exports) | `RawMutex`, `NoopRawMutex`, `CriticalSectionRawMutex`: the locks of the pieces (below) |
 //! | `json` | the located JSON readers `from_json_*` (feature `serde`) |
 //! | `echo` | crate-private: outside values quoted in messages, cut to a bounded length |
 //! | `nesting` | crate-private: the nesting bound, checked in one pass before any recursive parse |
@@ -57,6 +59,21 @@
 //! # }
 //! ```
 //!
+//! # Which mutex: threads, interrupts and `critical-section`
+//!
+//! The turn queue, the record store, the session cache and the policy store are generic over
+//! embassy-sync's `RawMutex`. The three types are re-exported here whenever one of those pieces
+//! is on, so a host names them without a direct embassy-sync dependency (and its version):
+//! - `NoopRawMutex`: one executor, one thread (a browser tab, a single-threaded tokio runtime,
+//!   one embassy executor). What it guards is then `!Sync`.
+//! - `CriticalSectionRawMutex`: shared across threads or with interrupts (`Send + Sync` when
+//!   what it guards is `Send`). It needs a `critical-section` implementation linked into the
+//!   final binary, or linking fails with `undefined symbol: _critical_section_1_0_acquire`: on a
+//!   std host add `critical-section = { version = "1", features = ["std"] }` to the host's
+//!   dependencies; on a single-core Cortex-M, `cortex-m`'s `critical-section-single-core`
+//!   feature and a `use cortex_m as _;` in the binary so that it links; on other targets, the
+//!   HAL's implementation.
+//!
 //! Decisions where the contract was silent: `docs/decisions/agent-core.md`.
 
 mod action;
@@ -93,6 +110,13 @@ pub use action::{ActionDefault, ActionOption, ActionRequest, ActionResponse};
 pub(crate) use echo::echoed;
 #[cfg(feature = "serde")]
 pub(crate) use echo::{CutEchoes, cut_echoes};
+#[cfg(any(
+    feature = "turn-queue",
+    feature = "policy",
+    feature = "record-store",
+    feature = "session-cache"
+))]
+pub use embassy_sync::blocking_mutex::raw::{CriticalSectionRawMutex, NoopRawMutex, RawMutex};
 pub use error_value::{DestroyResult, ErrorValue};
 pub use history::HistoryEntry;
 #[cfg(feature = "serde")]

@@ -281,7 +281,7 @@ impl SessionRecords {
 /// Each call is one section under the raw mutex `L` that holds no `await` and runs no caller
 /// code, so a read-check-write is atomic. With [`NoopRawMutex`] (the default, from
 /// [`new`](InMemorySessionPolicyStore::new)) the store is for one thread or one executor;
-/// with [`CriticalSectionRawMutex`](embassy_sync::blocking_mutex::raw::CriticalSectionRawMutex)
+/// with [`CriticalSectionRawMutex`](crate::agent_core::CriticalSectionRawMutex)
 /// (from [`with_lock`](Self::with_lock)) it is `Send + Sync` and its futures are `Send`, for a
 /// multi-threaded server. `list_by_session` returns the session default first, then principals
 /// in byte order.

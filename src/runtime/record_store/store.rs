@@ -247,7 +247,7 @@ enum Claim {
 ///
 /// `L` is the embassy-sync raw mutex guarding the store's claims: [`NoopRawMutex`] (the
 /// default, from [`new`](Self::new)) for one thread or one executor, as on wasm and firmware;
-/// [`CriticalSectionRawMutex`](embassy_sync::blocking_mutex::raw::CriticalSectionRawMutex)
+/// [`CriticalSectionRawMutex`](crate::agent_core::CriticalSectionRawMutex)
 /// (from [`with_lock`](Self::with_lock)) to share one store across threads, e.g. in a
 /// multi-threaded tokio server's state: the store is then `Sync` when its medium and seal are,
 /// and its futures are `Send` when the medium's are. The lock is held only for short sections

@@ -49,7 +49,7 @@ use super::port::SessionCachePort;
 ///
 /// The record sits behind the raw mutex `L` of its cache: with [`NoopRawMutex`] (the default)
 /// the handle stays on one thread or one executor; with a thread-safe mutex
-/// ([`CriticalSectionRawMutex`](embassy_sync::blocking_mutex::raw::CriticalSectionRawMutex))
+/// ([`CriticalSectionRawMutex`](crate::agent_core::CriticalSectionRawMutex))
 /// it is `Send + Sync` and tasks on several threads share it (on targets with pointer-sized
 /// compare-and-swap; without it, thumbv6m say, the handle is reference-counted with `Rc` and
 /// stays on one thread: `docs/decisions/session-cache.md`). A closure runs under that lock, so
@@ -342,7 +342,7 @@ type Outcome<T, E> = Result<T, SessionCacheError<E>>;
 /// `L` is the embassy-sync raw mutex guarding the cache's state and its sessions' records:
 /// [`NoopRawMutex`] (the default, from [`new`](SessionCache::new)) for one thread or one
 /// executor, as on wasm and firmware;
-/// [`CriticalSectionRawMutex`](embassy_sync::blocking_mutex::raw::CriticalSectionRawMutex)
+/// [`CriticalSectionRawMutex`](crate::agent_core::CriticalSectionRawMutex)
 /// (from [`with_lock`](Self::with_lock)) to share one cache across threads, e.g. in a
 /// multi-threaded tokio server's state: the cache is then `Send + Sync` when the store is
 /// `Sync` and the id source `Send`, and its futures are `Send` when the store's are. The lock

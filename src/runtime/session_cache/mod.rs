@@ -45,9 +45,45 @@
 //! `try_` forms, which never panic). On targets without pointer-sized compare-and-swap
 //! (thumbv6m) the handle is an `Rc` and stays on one thread.
 //!
+//! On tokio, share the cache in an `Arc` and, over the file medium (whose I/O is blocking
+//! `std::fs` inside the first poll), drive its calls from `spawn_blocking` with any `block_on`:
+//! `tokio::task::spawn_blocking(move || block_on(cache.commit(&id, now_ms)))`. `commit`, like
+//! every operation, is a method of [`SessionCachePort`], which must be in scope. Here a plain
+//! thread stands in for `spawn_blocking`:
+//!
+//! ```
+//! # #[cfg(feature = "record-store-fs")] {
+//! use std::sync::Arc;
+//! use agent_interface::agent_core::CriticalSectionRawMutex;
+//! use agent_interface::runtime::record_store::{FileMedium, RecordStore, Unsealed, WriterId};
+//! use agent_interface::runtime::session_cache::{IdKind, SessionCache, SessionCacheConfig};
+//! use agent_interface::runtime::session_cache::SessionCachePort as _; // acquire, commit, …
+//! use embassy_futures::block_on;
+//!
+//! # let dir = std::env::temp_dir().join(format!("cache-threads-{}", std::process::id()));
+//! let medium = FileMedium::open(&dir).unwrap();
+//! let store: RecordStore<_, _, CriticalSectionRawMutex> =
+//!     RecordStore::with_lock(medium, Unsealed, WriterId::new("server-1").unwrap());
+//! let ids = |_kind: IdKind| String::from("s1"); // the host's ids
+//! let config = SessionCacheConfig::for_process_local_store("/w");
+//! let cache = Arc::new(SessionCache::<_, _, CriticalSectionRawMutex>::with_lock(store, ids, config));
+//!
+//! let worker = Arc::clone(&cache);
+//! let committed = std::thread::spawn(move || {
+//!     block_on(async {
+//!         let acquired = worker.acquire(None, false, 1_000).await.unwrap();
+//!         worker.commit(&acquired.session_id, 2_000).await
+//!     })
+//! });
+//! assert!(committed.join().unwrap().is_ok());
+//! # std::fs::remove_dir_all(&dir).unwrap();
+//! # }
+//! ```
+//!
 //! # Example
 //!
 //! ```
+//! # #[cfg(feature = "record-store")] { // the store under the cache is the host's; here, in memory
 //! # use agent_interface::runtime::record_store::{MemoryMedium, MemoryRecordStore, Unsealed, WriterId};
 //! use agent_interface::runtime::session_cache::*;
 //!
@@ -61,6 +97,7 @@
 //!     let again = cache.acquire(Some("s1"), false, 2_000).await.unwrap();
 //!     assert!(matches!(again.how, Acquisition::Cached));
 //! });
+//! # }
 //! ```
 //!
 //! Decisions where the contract was silent: `docs/decisions/session-cache.md`.

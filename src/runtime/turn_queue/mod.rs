@@ -45,22 +45,18 @@
 //! - **No panics on misuse, no unsafe code, no `Send` bound**: typed refusals [`NotAccepted`],
 //!   [`NotStarted`], [`NotRunning`], [`Reentered`].
 //!
-//! # Which mutex: threads, interrupts and `critical-section`
+//! # Which mutex
 //!
-//! The mutex types are re-exported here, so a host needs no direct embassy-sync dependency:
-//! - [`NoopRawMutex`]: one executor, one thread (a browser tab, a single-threaded tokio
-//!   runtime, one embassy executor). The queue is then `!Sync`.
-//! - [`CriticalSectionRawMutex`]: shared across threads or with interrupts (`Send + Sync` when
-//!   `T`, `R` and `D` are `Send`). It needs a `critical-section` implementation linked into the
-//!   final binary, or linking fails with `undefined symbol: _critical_section_1_0_acquire`: on a
-//!   std host add `critical-section = { version = "1", features = ["std"] }` to the host's
-//!   dependencies; on a single-core Cortex-M, `cortex-m`'s `critical-section-single-core`
-//!   feature; on other targets, the HAL's implementation.
+//! `NoopRawMutex` for one executor on one thread, `CriticalSectionRawMutex` to share the queue
+//! across threads or with interrupts: both are re-exported from
+//! [`agent_core`](crate::agent_core#which-mutex-threads-interrupts-and-critical-section), which
+//! says what each needs.
 //!
 //! # Example
 //!
 //! ```
-//! use agent_interface::runtime::turn_queue::{NoopRawMutex, Settled, TurnQueue};
+//! use agent_interface::agent_core::NoopRawMutex;
+//! use agent_interface::runtime::turn_queue::{Settled, TurnQueue};
 //! use agent_interface::session::turns::TurnNotRunReason::{Cancelled, Coalesced};
 //!
 //! // Inputs are texts, results lengths, drivers names; two may wait.
@@ -93,7 +89,6 @@ mod ticket;
 mod turn_id;
 
 pub use cleared::Cleared;
-pub use embassy_sync::blocking_mutex::raw::{CriticalSectionRawMutex, NoopRawMutex, RawMutex};
 pub use outcome::{NotRun, Settled, Started};
 pub use queue::{REFERENCE_DEPTH, TurnQueue};
 pub use refusal::{AlreadyRead, NotAccepted, NotRunning, NotStarted, Reentered};
