@@ -26,7 +26,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::task::{Context, Poll, Wake, Waker};
 
 use agent_interface::agent_core::{ErrorValue, PeerReach};
-use agent_interface::session::turns::AbortSignal;
+use agent_interface::agent_core::AbortSignal;
 use agent_interface::session_mobility::{
     authority::{
         AuthorizeOptions, CapabilityApprovalRequest, CapabilityApprovalScope, CapabilityDecision,

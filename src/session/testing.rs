@@ -122,9 +122,8 @@ use super::events::{
 };
 use super::loops::WaitingLoopStopOutcome;
 use super::prompts::{PermissionRequestEvent, PermissionResultValue, PromptResolvedEvent};
-use super::turns::{
-    AbortSignal, DriverId, ExecutionResult, SubmitOptions, TurnHandle, TurnOutcome,
-};
+use super::turns::{DriverId, ExecutionResult, SubmitOptions, TurnHandle, TurnOutcome};
+use crate::agent_core::AbortSignal;
 
 /// The one timestamp every double writes (the crate reads no clock).
 pub const TEST_TIMESTAMP: &str = "1970-01-01T00:00:00.000Z";

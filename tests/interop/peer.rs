@@ -30,8 +30,8 @@ use core::cell::{Cell, RefCell};
 use core::future::poll_fn;
 use core::task::Poll;
 
+use agent_interface::agent_core::AbortSignal;
 use agent_interface::agent_core::ErrorValue;
-use agent_interface::session::turns::AbortSignal;
 use agent_interface::session_mobility::{
     authority::{
         AuthorizeOptions, CapabilityApprovalRequest, CapabilityDecision, ConnectionAuthority,

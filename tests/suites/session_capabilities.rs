@@ -18,7 +18,7 @@ use core::future::Future;
 use core::pin::pin;
 use core::task::{Context, Poll, Waker};
 
-use agent_interface::agent_core::{ErrorValue, ToolParameters, Value};
+use agent_interface::agent_core::{ErrorValue, NeverAborted, ToolParameters, Value};
 use agent_interface::execution::{
     groups::{BackgroundJobGroupStatus, BackgroundJobWaitPolicy},
     subagents::SubagentJobStatus,

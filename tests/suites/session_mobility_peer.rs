@@ -24,10 +24,10 @@ use core::pin::Pin;
 use core::sync::atomic::{AtomicBool, Ordering};
 use core::task::{Context, Poll, Waker};
 
-use agent_interface::agent_core::{ErrorValue, PeerReach};
+use agent_interface::agent_core::{AbortSignal, ErrorValue, PeerReach};
 use agent_interface::session::{
     records::{InvalidSha256Digest, Sha256Digest},
-    turns::{AbortSignal, PeerTurnContext, TurnSource},
+    turns::{PeerTurnContext, TurnSource},
 };
 use agent_interface::session_mobility::{
     authority::{

@@ -13,7 +13,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 use core::marker::PhantomData;
 
-use agent_interface::agent_core::{ContextWindowState, ErrorValue, ToolArgs, Value};
+use agent_interface::agent_core::{ContextWindowState, ErrorValue, NeverAborted, ToolArgs, Value};
 use agent_interface::session::{directory::*, events::*, loops::*, prompts::*, turns::*};
 
 use crate::support::{block_on, s};

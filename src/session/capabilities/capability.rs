@@ -104,12 +104,13 @@ use crate::execution::{
 };
 
 use super::runtime_tools::{DynSessionRuntimeTools, SessionRuntimeTools};
+use crate::agent_core::AbortSignal;
 use crate::session::events::{
     GoalState, InteractiveEventName, ModelListSnapshot, SessionEvent, SessionStatusSnapshot,
 };
 use crate::session::loops::WaitingLoopStopOutcome;
 use crate::session::prompts::PermissionResultValue;
-use crate::session::turns::{AbortSignal, DriverId, SubmitOptions, TurnCompletion, TurnHandle};
+use crate::session::turns::{DriverId, SubmitOptions, TurnCompletion, TurnHandle};
 
 // ---------------------------------------------------------------------------------------------
 // Role names and the member table

@@ -13,7 +13,8 @@ use alloc::vec::Vec;
 use crate::agent_core::{ToolExecutionResult, ToolParameters, ToolSchema};
 
 use super::capability::CapabilityFuture;
-use crate::session::turns::{AbortSignal, DriverId, NeverAborted};
+use crate::agent_core::{AbortSignal, NeverAborted};
+use crate::session::turns::DriverId;
 
 /// How one runtime-tool call runs (the options of `invokeRuntimeTool`), generic over its abort
 /// signal `S`.

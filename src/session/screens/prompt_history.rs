@@ -12,7 +12,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
-use crate::session::turns::AbortSignal;
+use crate::agent_core::AbortSignal;
 
 /// One prompt as it was typed, with where and when (`IPromptHistoryEntry`).
 ///

@@ -29,8 +29,7 @@ mod turn;
 
 pub use execution_result::{ExecutionResult, PartialExecutionResult, TurnOutcome};
 pub use turn::{
-    AGENT_DRIVER_ID, AbortSignal, DriverId, NeverAborted, OWNER_DRIVER_ID, PeerTurnContext,
-    SessionRenamedEvent, SubmitOptions, SubmitRefusal, ToolSummary, TurnCompletion, TurnError,
-    TurnHandle, TurnNotRun, TurnNotRunReason, TurnSource, UiIntentEvent, default_driver_id,
-    is_turn_not_run,
+    AGENT_DRIVER_ID, DriverId, OWNER_DRIVER_ID, PeerTurnContext, SessionRenamedEvent,
+    SubmitOptions, SubmitRefusal, ToolSummary, TurnCompletion, TurnError, TurnHandle, TurnNotRun,
+    TurnNotRunReason, TurnSource, UiIntentEvent, default_driver_id, is_turn_not_run,
 };

@@ -6,9 +6,7 @@
 
 use alloc::string::String;
 
-/// The one cancellation signal, from the base vocabulary: the signal type of [`SubmitOptions`].
-pub use crate::agent_core::{AbortSignal, NeverAborted};
-use crate::agent_core::{ErrorValue, PeerReach};
+use crate::agent_core::{AbortSignal, ErrorValue, NeverAborted, PeerReach};
 use crate::analytics::usage::UsageSurface;
 use crate::command::definition::CommandUiIntent;
 

@@ -29,8 +29,9 @@ use core::task::{Poll, Waker};
 
 use embassy_sync::waitqueue::MultiWakerRegistration;
 
+use crate::agent_core::AbortSignal;
 use crate::agent_core::{ErrorValue, PeerReach};
-use crate::session::turns::{AbortSignal, DriverId, PeerTurnContext, SubmitOptions};
+use crate::session::turns::{DriverId, PeerTurnContext, SubmitOptions};
 
 use crate::session_mobility::files::FileOffer;
 use crate::session_mobility::mesh::{MeshAdmission, MeshCapabilities, MeshCapability};
