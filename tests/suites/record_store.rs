@@ -530,6 +530,24 @@ cases! {
             assert_eq!(block_on(medium.ids()), Ok(Vec::new()), "nothing reached the medium");
         }
 
+        fn an_id_compares_with_its_text_and_keys_a_map_looked_up_by_it() {
+            // The port takes `&str`, the store's own members `&RecordId`: the two meet without
+            // a conversion at every comparison.
+            let medium = MemoryMedium::new();
+            let a = store(&medium, "host-a");
+            block_on(a.save(&record("sess-1", 1), SavePurpose::Run, ContentProvenance::Session)).expect("saved");
+            let ids = block_on(medium.ids()).expect("listed");
+            assert!(ids.iter().any(|id| id == "sess-1"));
+            assert!(ids.iter().all(|id| *id != "sess-2"));
+            assert!(ids.iter().any(|id| "sess-1" == *id));
+            let parsed: RecordId = "sess-1".parse().expect("a valid id");
+            assert_eq!(parsed, ids[0]);
+            assert_eq!("../x".parse::<RecordId>(), Err(RecordIdError::LeadingDot));
+            let held: alloc::collections::BTreeSet<RecordId> = ids.into_iter().collect();
+            assert!(held.contains("sess-1") && !held.contains("sess-2"));
+            assert_eq!(AsRef::<str>::as_ref(&parsed), "sess-1");
+        }
+
         fn blank_long_or_multi_line_writer_ids_are_refused() {
             assert_eq!(WriterId::new(""), Err(WriterIdError::Empty));
             let longest = "w".repeat(WriterId::MAX_LEN);

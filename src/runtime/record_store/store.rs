@@ -124,6 +124,53 @@ impl From<RecordId> for String {
     }
 }
 
+impl AsRef<str> for RecordId {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A map keyed by `RecordId` is looked up by `&str` (the id's text orders and hashes as the
+/// `String` it holds).
+impl core::borrow::Borrow<str> for RecordId {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl PartialEq<str> for RecordId {
+    fn eq(&self, other: &str) -> bool {
+        self.0 == other
+    }
+}
+
+impl PartialEq<&str> for RecordId {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == *other
+    }
+}
+
+impl PartialEq<RecordId> for str {
+    fn eq(&self, other: &RecordId) -> bool {
+        self == other.0
+    }
+}
+
+impl PartialEq<RecordId> for &str {
+    fn eq(&self, other: &RecordId) -> bool {
+        *self == other.0
+    }
+}
+
+impl core::str::FromStr for RecordId {
+    type Err = RecordIdError;
+
+    /// [`RecordId::new`] of the text: `"sess-1".parse::<RecordId>()`.
+    fn from_str(id: &str) -> Result<Self, RecordIdError> {
+        Self::new(id)
+    }
+}
+
 /// A writer of a record other than this store: the reason a claim cannot be taken.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OtherWriter {
