@@ -1264,6 +1264,21 @@ cases! {
             assert_eq!(outcome.status(), SessionLoadStatus::Valid);
         }
 
+        fn a_byte_order_mark_is_corrupt_and_named() {
+            // JSON allows no byte-order mark (JSON.parse refuses one too); the position alone
+            // (line 1 column 1) does not say what is wrong, so the message names it.
+            let mut bytes = b"\xEF\xBB\xBF".to_vec();
+            bytes.extend(stored(r#""messages":[]"#));
+            let outcome = load(&bytes);
+            assert_eq!(corrupt_paths(&outcome), [""]);
+            let said = &outcome.issues()[0].message;
+            assert!(said.starts_with("the stored bytes are not JSON"), "{said}");
+            assert!(said.contains("byte-order mark"), "{said}");
+            assert_eq!(outcome.cwd(), Some("/work/app"), "the cwd is still recovered");
+            // The same bytes without the mark are a valid record.
+            assert_eq!(load(&bytes[3..]).status(), SessionLoadStatus::Valid);
+        }
+
         fn empty_input_is_corrupt() {
             assert_eq!(corrupt_paths(&load(b"")), [""]);
         }

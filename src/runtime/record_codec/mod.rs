@@ -300,10 +300,20 @@ fn not_json(text: &str) -> SessionRecordDecodeOutcome {
             Ok(_) => <serde_json::Error as serde::de::Error>::custom("unreadable"),
         },
     };
+    // A byte-order mark is the one cause a position cannot show: JSON allows none, and an
+    // editor or a Windows tool may have written one.
+    // The `cwd` is looked for past it, as it would be in the same bytes without one.
+    let (hint, rest) = match text.strip_prefix('\u{feff}') {
+        Some(rest) => (
+            " (the bytes start with a UTF-8 byte-order mark, EF BB BF, which JSON does not allow)",
+            rest,
+        ),
+        None => ("", text),
+    };
     corrupt(
         "",
-        format!("the stored bytes are not JSON: {error}"),
-        scan_cwd(text.as_bytes()),
+        format!("the stored bytes are not JSON: {error}{hint}"),
+        scan_cwd(rest.as_bytes()),
     )
 }
 
