@@ -699,10 +699,14 @@ cases! {
                     index: 1,
                 }
             );
-            assert!(
-                message.contains("commandDeny") && message.contains('1'),
-                "{message}"
-            );
+            assert_eq!(message, "`commandDeny[1]` must be a string");
+            // And says where, as a path like every other decoder's.
+            let at = |text: &str| decode(text).map_err(|error| error.path());
+            assert_eq!(at(r#"{"toolDeny":["a",7]}"#), Err(s("toolDeny[1]")));
+            assert_eq!(at(r#"{"allowDirs":"/w"}"#), Err(s("allowDirs")));
+            assert_eq!(at(r#"{"rev":-1}"#), Err(s("rev")));
+            assert_eq!(at(r#"{"x":1}"#), Err(s("x")));
+            assert_eq!(at("[]"), Err(s("")));
             assert!(format!("{}", RulesDocumentError::MissingRev).contains("rev"));
             assert!(format!("{}", RulesDocumentError::NotAnObject).contains("object"));
         }

@@ -294,7 +294,7 @@ pub enum RulesDocumentError {
     #[error("`{0}` must be a list of strings")]
     NotAList(RulesField),
     /// A list entry that is not a string.
-    #[error("`{field}` entry {index} must be a string")]
+    #[error("`{field}[{index}]` must be a string")]
     NotAString {
         /// The field.
         field: RulesField,
@@ -307,6 +307,23 @@ pub enum RulesDocumentError {
     /// A stored-rules document without `rev`.
     #[error("stored rules need a `rev`")]
     MissingRev,
+}
+
+impl RulesDocumentError {
+    /// Where in the document the refusal is, in the form the other decoders' paths take
+    /// (`agent_core::JsonDecodeError::path`): `toolDeny[1]`,
+    /// `commandAllow`, `rev`, the key as written for an unknown or repeated field, and empty
+    /// for the document itself (not an object, or a stored document without `rev`).
+    #[must_use]
+    pub fn path(&self) -> String {
+        match self {
+            Self::NotAnObject | Self::MissingRev => String::new(),
+            Self::UnknownField(key) | Self::DuplicateField(key) => key.clone(),
+            Self::NotAList(field) => String::from(field.as_str()),
+            Self::NotAString { field, index } => alloc::format!("{field}[{index}]"),
+            Self::InvalidRev => String::from("rev"),
+        }
+    }
 }
 
 /// The five fields and an optional `rev` of a rules object.
