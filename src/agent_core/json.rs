@@ -62,7 +62,10 @@ impl JsonDecodeError {
     }
 
     /// The path of the member that failed, as `a.b[2].c`; empty when the document itself
-    /// failed (not JSON, or not the type's shape at its root).
+    /// failed (not JSON, or not the type's shape at its root). A session record is read whole
+    /// by the record codec's member decoder, so its path ends at the record and the message
+    /// names each failing member inside it (`messages[3].role: unknown variant …`); the record
+    /// codec's decoder gives those as located issues instead.
     #[must_use]
     pub fn path(&self) -> &str {
         &self.path

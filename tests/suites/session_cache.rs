@@ -18,7 +18,7 @@ use core::pin::pin;
 use core::task::{Context, Poll, Waker};
 
 use agent_interface::agent_core::{
-    AssistantMessage, ErrorValue, ToolCall, ToolCallFunction, UniversalMessage,
+    AssistantMessage, ErrorValue, NoopRawMutex, ToolCall, ToolCallFunction, UniversalMessage,
 };
 use agent_interface::conformance::{EveryCase, StopAtFirst, SuiteCase};
 use agent_interface::runtime::reconcile::ReconcileInputs;
@@ -705,6 +705,17 @@ cases! {
                 block_on_yielding(run_session_cache_conformance(&mut yielding, &mut StopAtFirst)),
                 Ok(())
             );
+        }
+
+        fn a_host_port_makes_its_own_handles() {
+            // A port over the host's own store (a database, say) hands out handles it built.
+            let handle: SessionHandle = SessionHandle::new(record("db-1", Vec::new()));
+            let shared = handle.clone();
+            shared.with_mut(|live| live.cwd = s("/elsewhere"));
+            assert_eq!(handle.with(|live| live.cwd.clone()), "/elsewhere");
+            assert!(handle.same_session(&shared));
+            let other = SessionHandle::<NoopRawMutex>::new(record("db-1", Vec::new()));
+            assert!(!handle.same_session(&other), "two handles made apart are two sessions");
         }
 
         fn a_fixture_that_fails_is_reported() {

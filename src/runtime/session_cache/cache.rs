@@ -68,7 +68,12 @@ struct Live<L: RawMutex> {
 }
 
 impl<L: RawMutex> SessionHandle<L> {
-    fn new(record: InteractiveSessionRecord) -> Self {
+    /// A live session over `record`, shared by every clone of the handle: what a
+    /// [`SessionCachePort`](super::SessionCachePort) of the host's own (over a database, say)
+    /// hands out from `acquire`. Two handles made by separate calls are separate sessions
+    /// ([`same_session`](Self::same_session) is false), whatever their records hold.
+    #[must_use]
+    pub fn new(record: InteractiveSessionRecord) -> Self {
         Self(Shared::new(Live {
             record: Mutex::new(RefCell::new(record)),
             committing: AsyncMutex::new(()),
