@@ -510,7 +510,11 @@ impl<M: RecordMedium, S: RecordSeal, L: RawMutex> RecordStore<M, S, L> {
 
     /// Releases every record this store claims (its lends stay): what a host calls before a
     /// clean exit to learn whether every marker is gone. Dropping the store does the same as far
-    /// as its medium answers at once, and reports nothing.
+    /// as its medium answers at once, and reports nothing: `drop` cannot await, so it polls each
+    /// release once. A medium whose calls complete inside their first poll (memory, files) is
+    /// released by the drop; on an asynchronous medium (a database) it is not, and the markers
+    /// stay, as after a crash, until a lease lapses or a host recovers the writer. Over such a
+    /// medium, await `release_all` before dropping the store.
     ///
     /// # Errors
     /// The first of the medium's failures; every claim is released or tried all the same.
