@@ -828,6 +828,51 @@ cases! {
             assert!(admit_upgrade(&admission, &UpgradeRequest::new("/").host("localhost"), &allow).is_ok(), "no Origin: not a browser");
         }
 
+        fn header_bytes_that_are_not_visible_ascii_are_refused_never_read_as_absent() {
+            let admission = token_admission("tok-1");
+            let allow = UpgradeAllowList::loopback();
+            let decide = |headers: &[(&str, &[u8])]| {
+                let request = UpgradeRequest::new("/ws?token=tok-1").headers(headers.iter().copied());
+                admit_upgrade(&admission, &request, &allow).map(|accepted| accepted.subprotocol().map(String::from))
+            };
+            let host: (&str, &[u8]) = ("host", b"localhost:7070");
+            assert!(decide(&[host]).is_ok());
+            // What `to_str().ok()` glue did: the header dropped, so the request was admitted.
+            assert!(admit_upgrade(&admission, &UpgradeRequest::new("/ws?token=tok-1").host("localhost"), &allow).is_ok());
+            // The TypeScript transport answers 403 to a non-ASCII `Origin`; so does the crate,
+            // wherever the bytes that are not ASCII stand, and whatever they decode to.
+            let e_acute = "https://\u{e9}vil.example".as_bytes();
+            for origin in [e_acute, "http://localhost/\u{e9}".as_bytes(), b"http://localhost\xff", b"http://local\xadhost", b"http://localhost\x7f", b"http://localhost\x00"] {
+                assert_eq!(decide(&[host, ("origin", origin)]), Err(UpgradeRefusal::ForbiddenOrigin), "{origin:?}");
+                assert_eq!(decide(&[host, ("Origin", origin)]), Err(UpgradeRefusal::ForbiddenOrigin), "any case");
+                assert_eq!(decide(&[("host", origin)]), Err(UpgradeRefusal::ForbiddenHost), "{origin:?}");
+                let refusal = decide(&[host, ("sec-websocket-protocol", origin)]).unwrap_err();
+                assert_eq!((refusal, refusal.status(), format!("{refusal}")), (UpgradeRefusal::InvalidSubprotocols, 400, s("Invalid Sec-WebSocket-Protocol header")));
+                // Any other header is not read, whatever its bytes.
+                assert!(decide(&[host, ("user-agent", origin)]).is_ok());
+            }
+            assert!(decide(&[host, ("origin", b"http://localhost:5173")]).is_ok(), "ASCII origins as before");
+            assert_eq!(decide(&[host, ("sec-websocket-protocol", b"agent.v1\tx")]), Ok(Some(s("agent.v1\tx"))), "a tab is text");
+            // A second line of a header read from one line is refused, not merged or dropped.
+            assert_eq!(decide(&[host, host]), Err(UpgradeRefusal::ForbiddenHost), "RFC 9112: one Host");
+            let origin: (&str, &[u8]) = ("origin", b"http://localhost");
+            assert_eq!(decide(&[host, origin, origin]), Err(UpgradeRefusal::ForbiddenOrigin));
+            let offered: (&str, &[u8]) = ("sec-websocket-protocol", b"agent.v1");
+            assert_eq!(decide(&[host, offered, offered]), Err(UpgradeRefusal::InvalidSubprotocols));
+            // Host, then origin, then the unreadable subprotocols, then the token.
+            let bad: &[u8] = b"\xff";
+            assert_eq!(decide(&[("host", bad), ("origin", bad), ("sec-websocket-protocol", bad)]), Err(UpgradeRefusal::ForbiddenHost));
+            assert_eq!(decide(&[host, ("origin", bad), ("sec-websocket-protocol", bad)]), Err(UpgradeRefusal::ForbiddenOrigin));
+            let wrong = UpgradeRequest::new("/ws?token=tok-2").headers([host, ("sec-websocket-protocol", bad)]);
+            assert_eq!(admit_upgrade(&admission, &wrong, &allow), Err(UpgradeRefusal::InvalidSubprotocols));
+            // No token text in a request's Debug, from the query or the subprotocols.
+            let request = UpgradeRequest::new("/ws?token=tok-1#f").host("localhost").subprotocols("tok-1, agent");
+            let printed = format!("{request:?}");
+            assert!(printed.contains("\"/ws\"") && !printed.contains("tok-1"), "{printed}");
+            let repeated = format!("{:?}", UpgradeRequest::new("/?token=tok-1").headers([offered, ("sec-websocket-protocol", b"tok-1")]));
+            assert!(!repeated.contains("tok-1"), "{repeated}");
+        }
+
         fn the_token_is_never_echoed_as_the_answered_subprotocol() {
             let admission = token_admission("tok-1");
             let allow = UpgradeAllowList::loopback();
