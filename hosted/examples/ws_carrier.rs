@@ -8,7 +8,8 @@
 //! 1. Admission before the upgrade, with `admit_upgrade` inside tungstenite's `accept_hdr_async`
 //!    callback: a wrong token gets `401 Unauthorized` and a foreign or non-ASCII `Origin`
 //!    `403 Forbidden origin`, as HTTP answers rather than an upgrade and a close.
-//! 2. The token presented as the first subprotocol, as a browser does, and never echoed: the
+//! 2. The token presented as the first subprotocol (`token_subprotocols`), as a browser does,
+//!    and never echoed: the
 //!    server answers the named protocol offered after it.
 //! 3. A client whose sender used up seq 0 and 1 before it connected (the TypeScript transport
 //!    numbers frames per transport, not per connection): the server's freshly registered channel
@@ -20,7 +21,8 @@ use std::error::Error;
 use std::time::{Duration, Instant};
 
 use agent_interface::runtime::transport::admission::{
-    UpgradeAllowList, UpgradeRequest, admit_upgrade, resolve_stated_admission,
+    UpgradeAllowList, UpgradeRequest, admit_upgrade, resolve_stated_admission, token_subprotocols,
+    url_with_token,
 };
 
 use agent_interface::runtime::transport::channels::{
@@ -68,20 +70,22 @@ async fn run() -> Result<()> {
 
     // 1. Refused before the upgrade, with the reference's statuses.
     let url = format!("ws://{addr}/ws");
-    expect_status(format!("{url}?token=wrong").into_client_request()?, 401).await?;
-    let mut foreign = format!("{url}?token={TOKEN}").into_client_request()?;
+    // The client's side of admission: `url_with_token` writes `?token=` as a browser does.
+    let with_token = url_with_token(&url, TOKEN)?;
+    expect_status(url_with_token(&url, "wrong")?.into_client_request()?, 401).await?;
+    let mut foreign = with_token.as_str().into_client_request()?;
     let origin = HeaderValue::from_static("https://evil.example");
     foreign.headers_mut().insert(header::ORIGIN, origin);
     expect_status(foreign, 403).await?;
     // A non-ASCII `Origin` is refused too, never read as absent.
-    let mut unreadable = format!("{url}?token={TOKEN}").into_client_request()?;
+    let mut unreadable = with_token.as_str().into_client_request()?;
     let origin = HeaderValue::from_bytes("https://\u{e9}vil.example".as_bytes())?;
     unreadable.headers_mut().insert(header::ORIGIN, origin);
     expect_status(unreadable, 403).await?;
 
     // 2. The token as the first subprotocol, a named protocol after it.
     let mut request = url.into_client_request()?;
-    let offered = HeaderValue::from_str(&format!("{TOKEN}, agent.v1"))?;
+    let offered = HeaderValue::from_str(&token_subprotocols(TOKEN, "agent.v1")?.join(", "))?;
     request
         .headers_mut()
         .insert(header::SEC_WEBSOCKET_PROTOCOL, offered);

@@ -4,6 +4,7 @@
 //! `Sec-WebSocket-Protocol` value).
 
 use alloc::borrow::Cow;
+use alloc::string::String;
 
 use super::credential::admission_admits;
 use crate::transport::admission::TransportAdmission;
@@ -382,6 +383,138 @@ pub fn subprotocol_token(header: &str) -> Option<&str> {
         .next()
         .map(str::trim)
         .filter(|token| !token.is_empty())
+}
+
+/// Why [`url_with_token`] or [`token_subprotocols`] refused to present a token: each is a
+/// presentation the server would not read back as that token. None of them holds the token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
+pub enum TokenPresentationError {
+    /// The token is empty: the server reads an empty token as none.
+    #[error("the token is empty")]
+    EmptyToken,
+    /// The URL's query already has a `token` parameter, and the server reads the first one.
+    #[error("the URL already has a token parameter")]
+    UrlHasToken,
+    /// The token is not an HTTP token (RFC 9110 `tchar`s only), so it cannot be offered as a
+    /// subprotocol: a browser's `WebSocket` throws, the TypeScript transport's `ws` server
+    /// answers 400, and a comma or space would split it. Present it with [`url_with_token`].
+    #[error("the token cannot be offered as a subprotocol")]
+    TokenNotSubprotocol,
+    /// The named subprotocol is not an HTTP token.
+    #[error("the named subprotocol is not an HTTP token")]
+    NamedNotSubprotocol,
+    /// The named subprotocol is the token: the server never answers with the token, so a
+    /// browser would fail the connection for an offer that got no answer.
+    #[error("the named subprotocol is the token")]
+    NamedIsToken,
+}
+
+/// `url` (a `ws://` URL or a request-target such as `/ws`) with `token` added to its query as
+/// `token=…`, before any fragment, encoded as `URLSearchParams` writes it
+/// (`application/x-www-form-urlencoded`, by [`form_urlencoded`]: a space is `+`, every byte
+/// outside `A-Z a-z 0-9 * - . _` is `%XX`). [`query_token`] reads the very token back, whatever
+/// characters it holds.
+///
+/// ```
+/// use agent_interface::runtime::transport::admission::{query_token, url_with_token};
+///
+/// let url = url_with_token("ws://127.0.0.1:7070/ws", "a&b c/é")?;
+/// assert_eq!(url, "ws://127.0.0.1:7070/ws?token=a%26b+c%2F%C3%A9");
+/// assert_eq!(query_token(&url).as_deref(), Some("a&b c/é"));
+/// assert_eq!(url_with_token("/ws?v=1#top", "t")?, "/ws?v=1&token=t#top");
+/// # Ok::<(), agent_interface::runtime::transport::admission::TokenPresentationError>(())
+/// ```
+///
+/// # Errors
+///
+/// [`EmptyToken`](TokenPresentationError::EmptyToken) for an empty token;
+/// [`UrlHasToken`](TokenPresentationError::UrlHasToken) when the query already has a `token`
+/// parameter (even an empty one: the server would read that one).
+pub fn url_with_token(url: &str, token: &str) -> Result<String, TokenPresentationError> {
+    if token.is_empty() {
+        return Err(TokenPresentationError::EmptyToken);
+    }
+    let (base, fragment) = url
+        .split_once('#')
+        .map_or((url, None), |(base, fragment)| (base, Some(fragment)));
+    let separator = match base.split_once('?') {
+        None => "?",
+        Some((_, query)) => {
+            if form_urlencoded::parse(query.as_bytes()).any(|(name, _)| name == "token") {
+                return Err(TokenPresentationError::UrlHasToken);
+            }
+            if query.is_empty() || query.ends_with('&') {
+                ""
+            } else {
+                "&"
+            }
+        }
+    };
+    let mut out = String::with_capacity(url.len() + token.len() * 3 + 8);
+    out.push_str(base);
+    out.push_str(separator);
+    out.push_str("token=");
+    out.extend(form_urlencoded::byte_serialize(token.as_bytes()));
+    if let Some(fragment) = fragment {
+        out.push('#');
+        out.push_str(fragment);
+    }
+    Ok(out)
+}
+
+/// The subprotocols a client offers to present `token` the way a browser can:
+/// `[token, named]`, the token first ([`subprotocol_token`] reads it) and a named protocol after
+/// it, which [`admit_upgrade`] answers in its place (the token is never echoed, and a browser
+/// fails a connection whose offer got no answer). Pass the pair to `new WebSocket(url, …)`, or
+/// join it with `", "` for a `Sec-WebSocket-Protocol` header.
+///
+/// ```
+/// use agent_interface::runtime::transport::admission::{
+///     TokenPresentationError, subprotocol_token, token_subprotocols,
+/// };
+///
+/// let offered = token_subprotocols("d7c1e0f4", "agent.v1")?;
+/// let header = offered.join(", ");
+/// assert_eq!(header, "d7c1e0f4, agent.v1");
+/// assert_eq!(subprotocol_token(&header), Some("d7c1e0f4"));
+/// // A token with characters a subprotocol cannot carry goes in the query instead.
+/// assert_eq!(token_subprotocols("a/b=", "agent.v1"), Err(TokenPresentationError::TokenNotSubprotocol));
+/// # Ok::<(), TokenPresentationError>(())
+/// ```
+///
+/// # Errors
+///
+/// [`EmptyToken`](TokenPresentationError::EmptyToken),
+/// [`TokenNotSubprotocol`](TokenPresentationError::TokenNotSubprotocol) or
+/// [`NamedNotSubprotocol`](TokenPresentationError::NamedNotSubprotocol) when either is not an
+/// HTTP token (RFC 9110: one or more letters, digits and ``!#$%&'*+-.^_`|~``), and
+/// [`NamedIsToken`](TokenPresentationError::NamedIsToken) when they are the same.
+pub fn token_subprotocols<'a>(
+    token: &'a str,
+    named: &'a str,
+) -> Result<[&'a str; 2], TokenPresentationError> {
+    if token.is_empty() {
+        Err(TokenPresentationError::EmptyToken)
+    } else if !is_http_token(token) {
+        Err(TokenPresentationError::TokenNotSubprotocol)
+    } else if !is_http_token(named) {
+        Err(TokenPresentationError::NamedNotSubprotocol)
+    } else if named == token {
+        Err(TokenPresentationError::NamedIsToken)
+    } else {
+        Ok([token, named])
+    }
+}
+
+/// True when `text` is an HTTP token: one or more `tchar`s (RFC 9110 §5.6.2), what a WebSocket
+/// subprotocol must be.
+fn is_http_token(text: &str) -> bool {
+    !text.is_empty()
+        && text
+            .bytes()
+            .all(|byte| byte.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&byte))
 }
 
 /// A `Host` value without its port: `[::1]:7070` is `[::1]`, `localhost:7070` is `localhost`.
