@@ -293,7 +293,8 @@ async fn session(mut ws: WebSocketStream<TcpStream>) -> Result<Vec<SessionEvent>
                     let ack = serde_json::json!({ "seq": seq });
                     Message::binary(channels.send_event(&channel, "ack", &ack)?)
                 }
-                Err(refusal) => Message::text(serde_json::to_string(&refusal)?),
+                // Its wire JSON, the serde form's bytes, with or without the `serde` feature.
+                Err(refusal) => Message::text(refusal.to_json()),
             };
             ws.send(message).await?;
         }
