@@ -5,9 +5,11 @@
 //! It exits non-zero on any failed check and gives up after 20 seconds.
 //!
 //! What it shows, in order:
-//! 1. Admission before the upgrade: a wrong token gets `401 Unauthorized` and a foreign `Origin`
+//! 1. Admission before the upgrade, with `admit_upgrade` inside tungstenite's `accept_hdr_async`
+//!    callback: a wrong token gets `401 Unauthorized` and a foreign or non-ASCII `Origin`
 //!    `403 Forbidden origin`, as HTTP answers rather than an upgrade and a close.
-//! 2. The token presented as the first subprotocol, as a browser does, and never echoed: the
+//! 2. The token presented as the first subprotocol (`token_subprotocols`), as a browser does,
+//!    and never echoed: the
 //!    server answers the named protocol offered after it.
 //! 3. A client whose sender used up seq 0 and 1 before it connected (the TypeScript transport
 //!    numbers frames per transport, not per connection): the server's freshly registered channel
@@ -19,7 +21,8 @@ use std::error::Error;
 use std::time::{Duration, Instant};
 
 use agent_interface::runtime::transport::admission::{
-    UpgradeAllowList, UpgradeRequest, admit_upgrade, resolve_stated_admission,
+    UpgradeAllowList, UpgradeRequest, admit_upgrade, resolve_stated_admission, token_subprotocols,
+    url_with_token,
 };
 
 use agent_interface::runtime::transport::channels::{
@@ -67,15 +70,22 @@ async fn run() -> Result<()> {
 
     // 1. Refused before the upgrade, with the reference's statuses.
     let url = format!("ws://{addr}/ws");
-    expect_status(format!("{url}?token=wrong").into_client_request()?, 401).await?;
-    let mut foreign = format!("{url}?token={TOKEN}").into_client_request()?;
+    // The client's side of admission: `url_with_token` writes `?token=` as a browser does.
+    let with_token = url_with_token(&url, TOKEN)?;
+    expect_status(url_with_token(&url, "wrong")?.into_client_request()?, 401).await?;
+    let mut foreign = with_token.as_str().into_client_request()?;
     let origin = HeaderValue::from_static("https://evil.example");
     foreign.headers_mut().insert(header::ORIGIN, origin);
     expect_status(foreign, 403).await?;
+    // A non-ASCII `Origin` is refused too, never read as absent.
+    let mut unreadable = with_token.as_str().into_client_request()?;
+    let origin = HeaderValue::from_bytes("https://\u{e9}vil.example".as_bytes())?;
+    unreadable.headers_mut().insert(header::ORIGIN, origin);
+    expect_status(unreadable, 403).await?;
 
     // 2. The token as the first subprotocol, a named protocol after it.
     let mut request = url.into_client_request()?;
-    let offered = HeaderValue::from_str(&format!("{TOKEN}, agent.v1"))?;
+    let offered = HeaderValue::from_str(&token_subprotocols(TOKEN, "agent.v1")?.join(", "))?;
     request
         .headers_mut()
         .insert(header::SEC_WEBSOCKET_PROTOCOL, offered);
@@ -212,26 +222,17 @@ async fn upgrade(
     admission: &TransportAdmission,
 ) -> Option<WebSocketStream<TcpStream>> {
     let decide = |request: &Request, mut response: Response| {
-        let text = |name| {
-            request
-                .headers()
-                .get(name)
-                .and_then(|v: &HeaderValue| v.to_str().ok())
-        };
+        // The request-target and every header line as raw bytes: the crate refuses a header it
+        // cannot read (a non-ASCII `Origin` is a 403, as the TypeScript transport answers).
         let target = request
             .uri()
             .path_and_query()
             .map_or("/", |target| target.as_str());
-        let mut upgrade = UpgradeRequest::new(target);
-        if let Some(host) = text(header::HOST) {
-            upgrade = upgrade.host(host);
-        }
-        if let Some(origin) = text(header::ORIGIN) {
-            upgrade = upgrade.origin(origin);
-        }
-        if let Some(offered) = text(header::SEC_WEBSOCKET_PROTOCOL) {
-            upgrade = upgrade.subprotocols(offered);
-        }
+        let headers = request
+            .headers()
+            .iter()
+            .map(|(name, value)| (name, value.as_bytes()));
+        let upgrade = UpgradeRequest::new(target).headers(headers);
         match admit_upgrade(admission, &upgrade, &UpgradeAllowList::loopback()) {
             Ok(accepted) => {
                 if let Some(protocol) = accepted.subprotocol().and_then(|p| p.parse().ok()) {
@@ -292,7 +293,8 @@ async fn session(mut ws: WebSocketStream<TcpStream>) -> Result<Vec<SessionEvent>
                     let ack = serde_json::json!({ "seq": seq });
                     Message::binary(channels.send_event(&channel, "ack", &ack)?)
                 }
-                Err(refusal) => Message::text(serde_json::to_string(&refusal)?),
+                // Its wire JSON, the serde form's bytes, with or without the `serde` feature.
+                Err(refusal) => Message::text(refusal.to_json()),
             };
             ws.send(message).await?;
         }

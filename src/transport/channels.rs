@@ -246,6 +246,8 @@ pub enum ChannelReceiveResult {
 /// with `Unknown message type: protocol_error`, so a client refuses frames silently or with its
 /// own diagnostics. Decoding refuses any other `type`; other members are ignored, as the
 /// reference ignores them.
+///
+/// [`to_json`](Self::to_json) writes the wire form without the `serde` feature.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(
@@ -265,6 +267,21 @@ impl ProtocolErrorMessage {
         Self {
             message: message.into(),
         }
+    }
+
+    /// The message's wire JSON, `{"type":"protocol_error","message":"…"}`: byte for byte what
+    /// its serde form writes, with or without the `serde` feature, ready to send as a text frame.
+    /// The words are escaped by serde_json's own string writer (a `Value`'s `Display`), the one
+    /// the serde form uses.
+    #[must_use]
+    pub fn to_json(&self) -> String {
+        use core::fmt::Write as _;
+        let mut out = String::with_capacity(self.message.len() + 40);
+        out.push_str(r#"{"type":"protocol_error","message":"#);
+        // Writing to a `String` cannot fail.
+        let _ = write!(out, "{}", Value::from(self.message.as_str()));
+        out.push('}');
+        out
     }
 }
 
@@ -385,6 +402,62 @@ mod hex_payload {
             let whole = base16ct::lower::decode(text, &mut bytes)
                 .is_ok_and(|decoded| decoded.len() == text.len() / 2);
             if whole { Ok(bytes) } else { Err(refuse()) }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use alloc::format;
+    use alloc::string::String;
+    use alloc::vec::Vec;
+
+    use super::ProtocolErrorMessage;
+
+    /// Words with every escape serde_json writes, and characters it leaves as they are.
+    fn words() -> Vec<String> {
+        let mut words: Vec<String> = (0u32..0x80)
+            .chain([0xa0, 0xe9, 0x2028, 0x2029, 0xfeff, 0xfffd, 0x1_f600])
+            .filter_map(char::from_u32)
+            .map(|c| format!("a{c}b"))
+            .collect();
+        words.push(String::new());
+        words.push(String::from(
+            "Channel \"text\" did not declare event \"a\\b\"",
+        ));
+        words
+    }
+
+    #[test]
+    fn the_wire_json_is_the_reference_servers_message() {
+        let message = ProtocolErrorMessage::new("channel frame: malformed JSON body");
+        assert_eq!(
+            message.to_json(),
+            r#"{"type":"protocol_error","message":"channel frame: malformed JSON body"}"#
+        );
+        let escaped = ProtocolErrorMessage::new("\"\\\n\t\u{1}\u{7f}\u{e9}\u{2028}").to_json();
+        assert_eq!(
+            escaped,
+            "{\"type\":\"protocol_error\",\"message\":\"\\\"\\\\\\n\\t\\u0001\u{7f}\u{e9}\u{2028}\"}"
+        );
+        for words in words() {
+            let json = ProtocolErrorMessage::new(words.as_str()).to_json();
+            let value: crate::agent_core::Value = serde_json::from_str(&json).expect("JSON");
+            assert_eq!(value["type"], "protocol_error");
+            assert_eq!(value["message"], words.as_str(), "{json}");
+        }
+    }
+
+    #[cfg(feature = "serde")]
+    #[test]
+    fn the_wire_json_is_the_serde_form_byte_for_byte() {
+        for words in words() {
+            let message = ProtocolErrorMessage::new(words);
+            let serde_form = serde_json::to_string(&message).expect("encodes");
+            assert_eq!(message.to_json(), serde_form);
+            let back: ProtocolErrorMessage =
+                serde_json::from_str(&message.to_json()).expect("decodes");
+            assert_eq!(back, message);
         }
     }
 }

@@ -16,10 +16,10 @@ use agent_interface::agent_core::Value;
 use agent_interface::runtime::transport::admission::{
     AccessTokenAudience, AccessTokenClaims, AccessTokenRules, AccessTokenSignatureRefusal,
     AccessTokenSignatures, AdmissionResolutionError, ExternalEventGate, GrantedExternalEvent,
-    MAX_ACCESS_TOKEN_BYTES, NoEntropySource, SignedAccessTokenVerifier, UpgradeAllowList,
-    UpgradeRefusal, UpgradeRequest, admission_admits, admit_upgrade, bearer_credential,
-    credential_matches, mint_transport_token, query_token, resolve_admission,
-    resolve_stated_admission, subprotocol_token,
+    MAX_ACCESS_TOKEN_BYTES, NoEntropySource, SignedAccessTokenVerifier, TokenPresentationError,
+    UpgradeAllowList, UpgradeRefusal, UpgradeRequest, admission_admits, admit_upgrade,
+    bearer_credential, credential_matches, mint_transport_token, query_token, resolve_admission,
+    resolve_stated_admission, subprotocol_token, token_subprotocols, url_with_token,
 };
 use agent_interface::transport::{
     admission::{
@@ -826,6 +826,129 @@ cases! {
             assert_eq!(refused(request.origin("https://app.example.evil")), UpgradeRefusal::ForbiddenOrigin);
             assert_eq!(refused(request.origin("https://APP.example")), UpgradeRefusal::ForbiddenOrigin, "origins exactly");
             assert!(admit_upgrade(&admission, &UpgradeRequest::new("/").host("localhost"), &allow).is_ok(), "no Origin: not a browser");
+        }
+
+        fn header_bytes_that_are_not_visible_ascii_are_refused_never_read_as_absent() {
+            let admission = token_admission("tok-1");
+            let allow = UpgradeAllowList::loopback();
+            let decide = |headers: &[(&str, &[u8])]| {
+                let request = UpgradeRequest::new("/ws?token=tok-1").headers(headers.iter().copied());
+                admit_upgrade(&admission, &request, &allow).map(|accepted| accepted.subprotocol().map(String::from))
+            };
+            let host: (&str, &[u8]) = ("host", b"localhost:7070");
+            assert!(decide(&[host]).is_ok());
+            // What `to_str().ok()` glue did: the header dropped, so the request was admitted.
+            assert!(admit_upgrade(&admission, &UpgradeRequest::new("/ws?token=tok-1").host("localhost"), &allow).is_ok());
+            // The TypeScript transport answers 403 to a non-ASCII `Origin`; so does the crate,
+            // wherever the bytes that are not ASCII stand, and whatever they decode to.
+            let e_acute = "https://\u{e9}vil.example".as_bytes();
+            for origin in [e_acute, "http://localhost/\u{e9}".as_bytes(), b"http://localhost\xff", b"http://local\xadhost", b"http://localhost\x7f", b"http://localhost\x00"] {
+                assert_eq!(decide(&[host, ("origin", origin)]), Err(UpgradeRefusal::ForbiddenOrigin), "{origin:?}");
+                assert_eq!(decide(&[host, ("Origin", origin)]), Err(UpgradeRefusal::ForbiddenOrigin), "any case");
+                assert_eq!(decide(&[("host", origin)]), Err(UpgradeRefusal::ForbiddenHost), "{origin:?}");
+                let refusal = decide(&[host, ("sec-websocket-protocol", origin)]).unwrap_err();
+                assert_eq!((refusal, refusal.status(), format!("{refusal}")), (UpgradeRefusal::InvalidSubprotocols, 400, s("Invalid Sec-WebSocket-Protocol header")));
+                // Any other header is not read, whatever its bytes.
+                assert!(decide(&[host, ("user-agent", origin)]).is_ok());
+            }
+            assert!(decide(&[host, ("origin", b"http://localhost:5173")]).is_ok(), "ASCII origins as before");
+            assert_eq!(decide(&[host, ("sec-websocket-protocol", b"agent.v1\tx")]), Ok(Some(s("agent.v1\tx"))), "a tab is text");
+            // A second line of a header read from one line is refused, not merged or dropped.
+            assert_eq!(decide(&[host, host]), Err(UpgradeRefusal::ForbiddenHost), "RFC 9112: one Host");
+            let origin: (&str, &[u8]) = ("origin", b"http://localhost");
+            assert_eq!(decide(&[host, origin, origin]), Err(UpgradeRefusal::ForbiddenOrigin));
+            let offered: (&str, &[u8]) = ("sec-websocket-protocol", b"agent.v1");
+            assert_eq!(decide(&[host, offered, offered]), Err(UpgradeRefusal::InvalidSubprotocols));
+            // Host, then origin, then the unreadable subprotocols, then the token.
+            let bad: &[u8] = b"\xff";
+            assert_eq!(decide(&[("host", bad), ("origin", bad), ("sec-websocket-protocol", bad)]), Err(UpgradeRefusal::ForbiddenHost));
+            assert_eq!(decide(&[host, ("origin", bad), ("sec-websocket-protocol", bad)]), Err(UpgradeRefusal::ForbiddenOrigin));
+            let wrong = UpgradeRequest::new("/ws?token=tok-2").headers([host, ("sec-websocket-protocol", bad)]);
+            assert_eq!(admit_upgrade(&admission, &wrong, &allow), Err(UpgradeRefusal::InvalidSubprotocols));
+            // No token text in a request's Debug, from the query or the subprotocols.
+            let request = UpgradeRequest::new("/ws?token=tok-1#f").host("localhost").subprotocols("tok-1, agent");
+            let printed = format!("{request:?}");
+            assert!(printed.contains("\"/ws\"") && !printed.contains("tok-1"), "{printed}");
+            let repeated = format!("{:?}", UpgradeRequest::new("/?token=tok-1").headers([offered, ("sec-websocket-protocol", b"tok-1")]));
+            assert!(!repeated.contains("tok-1"), "{repeated}");
+        }
+
+        fn a_client_presents_any_token_so_the_server_reads_that_very_token() {
+            // Every ASCII character and a few beyond it, alone, doubled and between letters, and
+            // every pair of the characters URLs and headers reserve.
+            let mut tokens: Vec<String> = Vec::new();
+            for c in (0u8..0x80).map(char::from).chain(['\u{a0}', '\u{ad}', '\u{e9}', '\u{fffd}', '\u{1f600}']) {
+                tokens.extend([format!("{c}"), format!("{c}{c}"), format!("a{c}b")]);
+            }
+            let reserved = " %+&=#?;/,\"'\\:@[]\t";
+            for a in reserved.chars() {
+                tokens.extend(reserved.chars().map(|b| format!("{a}{b}")));
+            }
+            tokens.push(s("d7c1e0f4-example-token"));
+            let urls = ["ws://127.0.0.1:7070/ws", "/ws", "/ws?", "/ws?v=1", "/ws?v=1&", "/ws#f", "/ws?v=a%26b#f", "/ws#?token=x"];
+            let allow = UpgradeAllowList::loopback();
+            for token in &tokens {
+                for url in urls {
+                    let presented = url_with_token(url, token).expect("any token that is not empty");
+                    assert_eq!(query_token(&presented).as_deref(), Some(token.as_str()), "{url} {token:?}: {presented}");
+                    // Written as `URLSearchParams` writes it: nothing but these bytes is added.
+                    let added = presented.strip_prefix(url.split('#').next().unwrap_or(url)).expect("the URL is kept");
+                    let added = added.split('#').next().unwrap_or(added);
+                    assert!(added.bytes().all(|b| b.is_ascii_alphanumeric() || b"*-._+%=&?".contains(&b)), "{presented}");
+                    assert!(presented.ends_with(url.split_once('#').map_or("", |(_, fragment)| fragment)), "the fragment is kept");
+                    if url.contains("v=") {
+                        assert!(presented.contains("v=") && !presented.contains("&&"), "{presented}");
+                    }
+                }
+                let is_tchar = |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c);
+                let offered = token_subprotocols(token, "agent.v1");
+                if token.chars().all(is_tchar) {
+                    let header = offered.expect("a token that is an HTTP token").join(", ");
+                    assert_eq!(subprotocol_token(&header), Some(token.as_str()));
+                    if let Ok(admitted) = TransportToken::new(token.as_str()) {
+                        let admission = TransportAdmission::Token(admitted);
+                        let request = UpgradeRequest::new("/ws").host("localhost").subprotocols(&header);
+                        let accepted = admit_upgrade(&admission, &request, &allow).expect("admitted");
+                        assert_eq!(accepted.subprotocol(), Some("agent.v1"), "the named protocol is answered, not the token");
+                        let target = url_with_token("/ws", token).expect("a token");
+                        assert!(admit_upgrade(&admission, &UpgradeRequest::new(&target).host("localhost"), &allow).is_ok());
+                    }
+                } else {
+                    assert_eq!(offered, Err(TokenPresentationError::TokenNotSubprotocol), "{token:?}");
+                }
+                // What the helper refuses in a subprotocol, written raw, is not read back when it
+                // holds a comma or edge whitespace (browsers and `ws` refuse the rest outright).
+                let raw = format!("{token}, agent.v1");
+                if token.contains(',') || token.trim() != token {
+                    assert_ne!(subprotocol_token(&raw), Some(token.as_str()), "{token:?}");
+                }
+            }
+            // An empty token reads as none at the server, so it is never presented.
+            assert_eq!(url_with_token("/ws", ""), Err(TokenPresentationError::EmptyToken));
+            assert_eq!(token_subprotocols("", "agent.v1"), Err(TokenPresentationError::EmptyToken));
+            let admission = token_admission("tok-1");
+            assert_eq!(admit_upgrade(&admission, &UpgradeRequest::new("/ws?token=").host("localhost"), &allow), Err(UpgradeRefusal::Unauthorized));
+            // A URL that already names a token: the server would read that first one.
+            for url in ["/ws?token=", "/ws?token=x", "/ws?v=1&%74oken=x#f", "ws://h/?token"] {
+                assert_eq!(url_with_token(url, "tok-1"), Err(TokenPresentationError::UrlHasToken), "{url}");
+            }
+            assert_eq!(url_with_token("/ws#?token=x", "t").as_deref(), Ok("/ws?token=t#?token=x"), "a fragment is not a query");
+            // The named protocol must be a protocol, and not the token.
+            for named in ["", "a b", "a,b", "agent/v1", "\u{e9}"] {
+                assert_eq!(token_subprotocols("tok-1", named), Err(TokenPresentationError::NamedNotSubprotocol), "{named:?}");
+            }
+            assert_eq!(token_subprotocols("tok-1", "tok-1"), Err(TokenPresentationError::NamedIsToken));
+            let errors = [
+                TokenPresentationError::EmptyToken,
+                TokenPresentationError::UrlHasToken,
+                TokenPresentationError::TokenNotSubprotocol,
+                TokenPresentationError::NamedNotSubprotocol,
+                TokenPresentationError::NamedIsToken,
+            ];
+            for error in errors {
+                let printed = format!("{error} {error:?}");
+                assert!(!printed.contains("tok-1") && !printed.is_empty());
+            }
         }
 
         fn the_token_is_never_echoed_as_the_answered_subprotocol() {

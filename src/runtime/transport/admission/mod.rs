@@ -3,7 +3,8 @@
 //! [`mint_transport_token`]); checking presented credentials in constant time and reading
 //! bearer headers ([`credential_matches`], [`admission_admits`], [`bearer_credential`]);
 //! the decision on a WebSocket upgrade request, before it completes, with the token read where
-//! the TypeScript transport reads it ([`admit_upgrade`], [`query_token`], [`subprotocol_token`]);
+//! the TypeScript transport reads it ([`admit_upgrade`], [`query_token`], [`subprotocol_token`]),
+//! and a client's side of it ([`url_with_token`], [`token_subprotocols`]);
 //! access-token verdicts over claims the host verified cryptographically
 //! ([`AccessTokenRules`], [`SignedAccessTokenVerifier`]); and external events against their
 //! grant ([`ExternalEventGate`]).
@@ -53,8 +54,8 @@ pub use resolution::{
     resolve_stated_admission,
 };
 pub use upgrade::{
-    UpgradeAccepted, UpgradeAllowList, UpgradeRefusal, UpgradeRequest, admit_upgrade, query_token,
-    subprotocol_token,
+    TokenPresentationError, UpgradeAccepted, UpgradeAllowList, UpgradeRefusal, UpgradeRequest,
+    admit_upgrade, query_token, subprotocol_token, token_subprotocols, url_with_token,
 };
 
 /// The `rand_core` crate whose [`TryCryptoRng`](rand_core::TryCryptoRng) minting takes,
