@@ -160,7 +160,7 @@ fn anchored<const N: usize>(
     descriptor: ChannelDescriptor,
 ) -> PayloadChannel {
     registry
-        .register_resuming(descriptor, ChannelResumePoint::default())
+        .register_resuming(descriptor, ChannelResumePoint::ZERO)
         .expect("registers")
 }
 
@@ -784,7 +784,9 @@ cases! {
             // Nothing follows u32::MAX: every later frame is stale, never wrapped to 0.
             let wrapped = receive(&mut registry, wire(&event("c", 0, "e", "2"))).expect_err("no wrap");
             assert_eq!(wrapped, ChannelRefusal::Sequence { channel: name("c"), refusal: SequenceRefusal::BelowBase { seq: 0, base: u32::MAX } });
-            assert_eq!(ChannelResumePoint::default(), ChannelResumePoint { next_send: 0, next_receive: 0 });
+            // Issue 39, point 3: no `Default` to pick by accident; seq 0 is named.
+            assert_eq!(ChannelResumePoint::ZERO, ChannelResumePoint { next_send: 0, next_receive: 0 });
+            assert_eq!(ChannelResumePoint::new(10, u32::MAX), resume);
         }
 
         fn sends_write_into_a_buffer_of_the_host() {

@@ -48,16 +48,42 @@ impl PayloadChannel {
 
 /// Where a registered channel's two sequence spaces start, for
 /// [`PayloadChannelRegistry::register_resuming`]: a channel whose frames up to these seqs were
-/// already exchanged (for example over an earlier carrier). [`Default`] is both at 0, the
-/// inbound side anchored there (a frame ahead of seq 0 is held); a channel that should take
-/// whatever seq comes first is registered with [`PayloadChannelRegistry::register`] instead.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+/// already exchanged (for example over an earlier carrier). The inbound side is anchored at
+/// `next_receive`: a frame ahead of it is held. A channel that should take whatever seq comes
+/// first is registered with [`PayloadChannelRegistry::register`] instead.
+///
+/// There is no `Default`: a default would anchor at seq 0, which is not what `register` does,
+/// so the start at 0 is named, [`ZERO`](Self::ZERO) (docs/decisions/transport-runtime.md).
+///
+/// ```compile_fail
+/// use agent_interface::runtime::transport::channels::ChannelResumePoint;
+/// let start = ChannelResumePoint::default(); // no Default: say ZERO, or call `register`
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct ChannelResumePoint {
     /// The seq the next sent frame carries.
     pub next_send: u32,
     /// The seq the next delivered inbound frame must carry.
     pub next_receive: u32,
+}
+
+impl ChannelResumePoint {
+    /// Both sequences at seq 0, the inbound side anchored there: a channel resumed at its very
+    /// start (its seq 0 expected, a frame ahead of it held), unlike a channel
+    /// [`register`](PayloadChannelRegistry::register)ed afresh, which takes whatever seq comes
+    /// first.
+    pub const ZERO: Self = Self::new(0, 0);
+
+    /// The point where the next sent frame carries `next_send` and the next delivered inbound
+    /// frame must carry `next_receive`.
+    #[must_use]
+    pub const fn new(next_send: u32, next_receive: u32) -> Self {
+        Self {
+            next_send,
+            next_receive,
+        }
+    }
 }
 
 /// What a [`PayloadChannelRegistry`] does about an inbound frame that never comes, for every
