@@ -13,11 +13,11 @@ use agent_interface::agent_core::Value;
 use agent_interface::runtime::transport::channels::{
     Bytes, CHANNEL_FRAME_MAGIC, CHANNEL_FRAME_VERSION, ChannelClosed, ChannelFrameError,
     ChannelFrameHeader, ChannelGap, ChannelReassembler, ChannelRefusal, ChannelRegisterError,
-    ChannelResumePoint, ChannelSendError, DeliveredBody, DeliveredFrame, GapPolicy, NotDelivered,
-    PayloadChannel, PayloadChannelRegistry, Reassembled, ReassemblyRefused, RefusedDelivery,
-    SequenceGap, SequenceRefusal, UndeclaredFrame, WindowFull, decode_channel_frame,
-    decode_event_body, decode_header, encode_channel_frame, encode_channel_frame_into,
-    is_channel_frame,
+    ChannelResumePoint, ChannelSendError, DeliveredBody, DeliveredFrame, GapPolicy, JsonBodyError,
+    JsonBodyFault, NotDelivered, PayloadChannel, PayloadChannelRegistry, Reassembled,
+    ReassemblyRefused, RefusedDelivery, SequenceGap, SequenceRefusal, UndeclaredFrame, WindowFull,
+    decode_channel_frame, decode_event_body, decode_header, encode_channel_frame,
+    encode_channel_frame_into, is_channel_frame,
 };
 use agent_interface::transport::channels::{
     BinaryFrame, ChannelDescriptor, ChannelEventFrame, ChannelFrame, ChannelName,
@@ -127,8 +127,12 @@ fn delivered<E>(frames: &[ChannelFrame]) -> Vec<Result<ChannelFrame, E>> {
 }
 
 /// A refused delivery as a delivery item.
-fn refused_item(seq: u32, refusal: ChannelRefusal) -> Item {
-    Err(NotDelivered::Refused(RefusedDelivery { seq, refusal }))
+fn refused_item(channel: &str, seq: u32, refusal: ChannelRefusal) -> Item {
+    Err(NotDelivered::Refused(RefusedDelivery {
+        channel: name(channel),
+        seq,
+        refusal,
+    }))
 }
 
 /// A gap as a delivery item.
@@ -176,6 +180,24 @@ fn popped<T: core::fmt::Debug, const N: usize>(window: &mut ChannelReassembler<T
     match window.pop()? {
         Reassembled::Item(item) => Some(item),
         gap => panic!("an unexpected gap: {gap:?}"),
+    }
+}
+
+/// The detail of a body whose JSON ends early, at `column` of its first line.
+fn truncated_at(column: usize) -> JsonBodyError {
+    JsonBodyError {
+        reason: JsonBodyFault::Truncated,
+        line: 1,
+        column,
+    }
+}
+
+/// The detail of a body whose JSON is invalid at `column` of its first line.
+fn syntax_at(column: usize) -> JsonBodyError {
+    JsonBodyError {
+        reason: JsonBodyFault::Syntax,
+        line: 1,
+        column,
     }
 }
 
@@ -369,8 +391,8 @@ cases! {
                 ("5242460102ff63", Truncated, "truncated (header longer than the frame)"),
                 ("524246010201630000", Truncated, "truncated (header longer than the frame)"),
                 ("524246010201ff00000001", ChannelNameNotUtf8, "channel name is not valid UTF-8"),
-                ("5242460102016300000001", MalformedJsonBody, "malformed JSON body"),
-                ("52424601020163000000017b6f6f7073", MalformedJsonBody, "malformed JSON body"),
+                ("5242460102016300000001", MalformedJsonBody(truncated_at(0)), "malformed JSON body"),
+                ("52424601020163000000017b6f6f7073", MalformedJsonBody(syntax_at(2)), "malformed JSON body"),
                 ("52424601020163000000015b2265222c315d", EventBodyNotObject, "event body must be a JSON object"),
                 ("52424601020163000000016e756c6c", EventBodyNotObject, "event body must be a JSON object"),
                 ("5242460102016300000001226522", EventBodyNotObject, "event body must be a JSON object"),
@@ -394,8 +416,9 @@ cases! {
             let header = decode_header(&bytes).expect("a whole header");
             assert_eq!(header, ChannelFrameHeader { binary: false, channel: "media", seq: 7, body_offset: 15 });
             assert_eq!(&bytes[header.body_offset..], b"not JSON at all");
-            assert_eq!(decode_event_body(&bytes[header.body_offset..]), Err(ChannelFrameError::MalformedJsonBody));
-            assert_eq!(decode_channel_frame(&bytes), Err(ChannelFrameError::MalformedJsonBody));
+            let not_json = ChannelFrameError::MalformedJsonBody(syntax_at(2));
+            assert_eq!(decode_event_body(&bytes[header.body_offset..]), Err(not_json));
+            assert_eq!(decode_channel_frame(&bytes), Err(not_json));
             // Every header refusal is the whole decoder's, in the same order.
             for bytes in ["", "5242", "524246", "52424602020163", "52424601030163", "524246010200", "524246010201630000", "524246010201ff00000001"] {
                 let bytes = hex(bytes);
@@ -403,6 +426,38 @@ cases! {
             }
             let body = br#"{"payload":[1],"event":"e"}"#;
             assert_eq!(decode_event_body(body), Ok((s("e"), json("[1]"))));
+        }
+
+        fn a_malformed_body_says_why_and_where_in_bounded_words() {
+            // Issue 39, point 4: truncation and a huge number were both just "malformed JSON body".
+            use core::error::Error as _;
+            let cut = decode_event_body(br#"{"event":"e","payload":[1,"#);
+            assert_eq!(cut, Err(ChannelFrameError::MalformedJsonBody(truncated_at(26))));
+            let huge = decode_event_body(br#"{"event":"e","payload":1e400}"#);
+            assert_eq!(huge, Err(ChannelFrameError::MalformedJsonBody(syntax_at(28))));
+            let lines = decode_event_body(b"{\"event\":\"e\",\n\"payload\": ]}");
+            let on_line_2 = JsonBodyError { reason: JsonBodyFault::Syntax, line: 2, column: 12 };
+            assert_eq!(lines, Err(ChannelFrameError::MalformedJsonBody(on_line_2)));
+            // The words the peer is answered with stay the reference's; the detail is the source.
+            let error = huge.expect_err("refused");
+            assert_eq!(format!("{error}"), "channel frame: malformed JSON body");
+            let detail = error.source().map(|source| format!("{source}"));
+            assert_eq!(detail.as_deref(), Some("invalid JSON or a number out of range at line 1, column 28"));
+            assert_eq!(format!("{}", truncated_at(0)), "the JSON ends early at line 1, column 0");
+            // Through a refusal and a refused delivery too, so an error report shows it.
+            let refusal = ChannelRefusal::Malformed(error);
+            assert_eq!(refusal.source().map(|source| format!("{source}")), detail);
+            let refused = RefusedDelivery { channel: name("c"), seq: 3, refusal };
+            assert_eq!(refused.source().map(|source| format!("{source}")), detail);
+            assert_eq!(NotDelivered::Refused(refused.clone()).source().map(|source| format!("{source}")), detail);
+            assert_eq!(refused.to_receive_result(), ChannelReceiveResult::Refused { error: s("channel frame: malformed JSON body") });
+            // Never the peer's bytes, however many: a fixed phrase and two numbers.
+            let mut long = b"{\"event\":\"e\",\"payload\":\"".to_vec();
+            long.extend(core::iter::repeat_n(b'x', 2000));
+            long.extend_from_slice(b"\x01\"}");
+            let error = decode_event_body(&long).expect_err("a control character");
+            let words = format!("{}", error.source().expect("a detail"));
+            assert_eq!(words, "invalid JSON or a number out of range at line 1, column 2025");
         }
 
         fn encoding_into_a_buffer_appends_the_same_bytes() {
@@ -825,8 +880,8 @@ cases! {
             let items = receive(&mut registry, wire(&event("text", 1, "other", "1"))).expect("routed");
             let undeclared = UndeclaredFrame::Event { channel: name("text"), event: s("other") };
             let expected = vec![
-                refused_item(1, ChannelRefusal::Undeclared(undeclared)),
-                refused_item(2, ChannelRefusal::Malformed(ChannelFrameError::MalformedJsonBody)),
+                refused_item("text", 1, ChannelRefusal::Undeclared(undeclared)),
+                refused_item("text", 2, ChannelRefusal::Malformed(ChannelFrameError::MalformedJsonBody(syntax_at(2)))),
             ];
             assert_eq!(items, expected);
             let words: Vec<String> = items.iter().map(|item| format!("{}", item.as_ref().expect_err("refused"))).collect();
@@ -854,7 +909,7 @@ cases! {
             assert_eq!(receive(&mut registry, wire(&next)), Ok(delivered(&[next])));
             // Held bad bodies come back from a close as refused deliveries too.
             assert_eq!(receive(&mut registry, raw("text", 5, false, b"[1]")), Ok(vec![]));
-            let not_object = RefusedDelivery { seq: 5, refusal: ChannelRefusal::Malformed(ChannelFrameError::EventBodyNotObject) };
+            let not_object = RefusedDelivery { channel: name("text"), seq: 5, refusal: ChannelRefusal::Malformed(ChannelFrameError::EventBodyNotObject) };
             assert_eq!(registry.close(text), Ok(vec![Err(not_object)]));
         }
 
@@ -887,7 +942,7 @@ cases! {
             // Text that is malformed for another reason stays refused.
             let mut bytes = hex("52424601020465646765000000ff");
             bytes.extend_from_slice(br#"{"event":"text","payload":"\ud800"#);
-            assert_eq!(decode_channel_frame(&bytes), Err(ChannelFrameError::MalformedJsonBody));
+            assert_eq!(decode_channel_frame(&bytes), Err(ChannelFrameError::MalformedJsonBody(truncated_at(33))));
             // A lone surrogate in the event name: read as U+FFFD too, so the name is one the
             // channel did not declare; refused with its seq consumed, and the channel moves on.
             let mut bytes = hex("5242460102046564676500000002");
@@ -1111,7 +1166,7 @@ cases! {
             // A bad body held at a rebase comes back as a refused delivery, its words kept.
             let bad = raw("c", 5, false, b"{oops");
             assert_eq!(receive(&mut registry, bad), Ok(vec![]));
-            let malformed = RefusedDelivery { seq: 5, refusal: ChannelRefusal::Malformed(ChannelFrameError::MalformedJsonBody) };
+            let malformed = RefusedDelivery { channel: name("c"), seq: 5, refusal: ChannelRefusal::Malformed(ChannelFrameError::MalformedJsonBody(syntax_at(2))) };
             assert_eq!(registry.rebase(&c), Ok(vec![Err(malformed)]));
         }
 

@@ -114,8 +114,9 @@ mod registry;
 pub use bytes::Bytes;
 pub use frame::{
     CHANNEL_FRAME_MAGIC, CHANNEL_FRAME_VERSION, ChannelFrameError, ChannelFrameHeader,
-    decode_channel_frame, decode_event_body, decode_event_body_within, decode_header,
-    encode_channel_frame, encode_channel_frame_into, is_channel_frame,
+    JsonBodyError, JsonBodyFault, decode_channel_frame, decode_event_body,
+    decode_event_body_within, decode_header, encode_channel_frame, encode_channel_frame_into,
+    is_channel_frame,
 };
 pub use reassembler::{
     ChannelReassembler, Reassembled, ReassemblyRefused, SequenceGap, SequenceRefusal, WindowFull,

@@ -300,14 +300,35 @@ impl ChannelRefusal {
 /// or names an event the channel did not declare. An item of a [`ChannelDelivery`] (and of
 /// [`PayloadChannelRegistry::close`]); [`to_receive_result`](Self::to_receive_result) is the
 /// `{ok: false, error}` answer for the peer, with the same words as the refusal.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
-#[error("{refusal}")]
+///
+/// It names its channel, as a [`ChannelGap`] and a [`DeliveredFrame`] do, so a host can log it
+/// without reading the frame's header again; its words (the refusal's, which the peer is
+/// answered with) are unchanged by it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct RefusedDelivery {
+    /// The channel the frame travelled on.
+    pub channel: ChannelName,
     /// The frame's seq (consumed).
     pub seq: u32,
     /// Why it was not delivered: [`ChannelRefusal::Malformed`] with a body error, or
     /// [`ChannelRefusal::Undeclared`] with an undeclared event.
     pub refusal: ChannelRefusal,
+}
+
+/// The refusal's words, as the peer is answered.
+impl core::fmt::Display for RefusedDelivery {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        core::fmt::Display::fmt(&self.refusal, f)
+    }
+}
+
+/// Its source is the refusal's (the words are the refusal's already), so an error report that
+/// walks the chain shows, say, why and where a body is not JSON
+/// ([`JsonBodyError`](super::JsonBodyError)).
+impl core::error::Error for RefusedDelivery {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        core::error::Error::source(&self.refusal)
+    }
 }
 
 impl RefusedDelivery {
@@ -412,12 +433,28 @@ fn deliver_event<'a>(
     body: &[u8],
 ) -> Result<DeliveredFrame<'a>, RefusedDelivery> {
     let channel = &descriptor.name;
-    let refuse = |refusal| RefusedDelivery { seq, refusal };
-    let (event, payload) = decode_event_body_within(body, limits)
-        .map_err(|error| refuse(ChannelRefusal::Malformed(error)))?;
-    admit(descriptor, Some(&event)).map_err(|error| refuse(ChannelRefusal::Undeclared(error)))?;
-    let body = DeliveredBody::Event { event, payload };
-    Ok(DeliveredFrame { channel, seq, body })
+    let read = decode_event_body_within(body, limits)
+        .map_err(ChannelRefusal::Malformed)
+        .and_then(|(event, payload)| match admit(descriptor, Some(&event)) {
+            Ok(()) => Ok(DeliveredBody::Event { event, payload }),
+            Err(error) => Err(ChannelRefusal::Undeclared(error)),
+        });
+    match read {
+        Ok(body) => Ok(DeliveredFrame { channel, seq, body }),
+        Err(refusal) => Err(refused(channel, seq, refusal)),
+    }
+}
+
+/// The refused delivery of `channel`'s frame `seq`: one place that clones the name, off the
+/// delivering path.
+#[cold]
+#[inline(never)]
+fn refused(channel: &ChannelName, seq: u32, refusal: ChannelRefusal) -> RefusedDelivery {
+    RefusedDelivery {
+        channel: channel.clone(),
+        seq,
+        refusal,
+    }
 }
 
 /// The frames of one channel that are deliverable now, in sequence order, each taken as it is
