@@ -1170,6 +1170,40 @@ cases! {
             assert_eq!(registry.rebase(&c), Ok(vec![Err(malformed)]));
         }
 
+        fn rebase_all_rebases_every_channel_and_hands_back_what_each_held() {
+            // Issue 39, point 2: a reconnect concerns every channel of the carrier.
+            let mut registry = Registry::new();
+            let c = registry.register(descriptor("c", &["e"], Some(true))).expect("registers");
+            let d = registry.register(descriptor("d", &["e"], Some(true))).expect("registers");
+            let e = registry.register(descriptor("e", &["e"], None)).expect("registers");
+            for frame in [binary("c", 0, &[]), binary("d", 0, &[]), event("e", 0, "e", "0")] {
+                assert_eq!(receive(&mut registry, wire(&frame)).map(|items| items.len()), Ok(1));
+            }
+            let held = binary("c", 2, &[2]);
+            assert_eq!(receive(&mut registry, wire(&held)), Ok(vec![]), "waits for 1");
+            assert_eq!(receive(&mut registry, raw("e", 3, false, b"{oops")), Ok(vec![]), "waits for 1");
+            assert_eq!(registry.send_binary_into(&d, &[], &mut Vec::new()), Ok(0));
+            // Each channel that held frames, by name, with its handle; d held nothing.
+            let malformed = ChannelRefusal::Malformed(ChannelFrameError::MalformedJsonBody(syntax_at(2)));
+            let refused = RefusedDelivery { channel: name("e"), seq: 3, refusal: malformed };
+            assert_eq!(registry.rebase_all(), vec![(c.clone(), vec![Ok(held)]), (e.clone(), vec![Err(refused)])]);
+            assert_eq!((registry.held(&c), registry.held(&e)), (Ok(0), Ok(0)));
+            // Every channel, d too, takes its next frame as the base; sends go on.
+            for (channel, seq) in [("c", 50), ("d", 7)] {
+                assert_eq!(receive(&mut registry, wire(&binary(channel, seq, &[]))).map(|items| seqs(&items)), Ok(vec![seq]));
+            }
+            let base = event("e", 9, "e", "9");
+            assert_eq!(receive(&mut registry, wire(&base)), Ok(delivered(&[base])));
+            assert_eq!(registry.send_binary_into(&d, &[], &mut Vec::new()), Ok(1));
+            assert_eq!(registry.rebase_all(), vec![], "nothing held");
+            // A closed channel is not among them.
+            registry.close(c).expect("open");
+            assert_eq!(receive(&mut registry, wire(&binary("d", 30, &[]))).map(|items| seqs(&items)), Ok(vec![30]), "unanchored again");
+            let held = binary("d", 32, &[]);
+            assert_eq!(receive(&mut registry, wire(&held)), Ok(vec![]), "waits for 31");
+            assert_eq!(registry.rebase_all(), vec![(d, vec![Ok(held)])]);
+        }
+
         fn a_full_window_skips_ahead_with_a_gap() {
             let mut registry = Registry::new();
             assert_eq!(registry.gap_policy(), GapPolicy::default());
@@ -1262,6 +1296,48 @@ cases! {
             registry.close(d.clone()).expect("open");
             assert!(registry.expire(&d, 0).is_err());
             assert_eq!(registry.deadline(&d), Err(ChannelClosed { channel: name("d") }));
+        }
+
+        fn expire_all_hands_on_every_due_channel_with_its_handle() {
+            // Issue 39, point 2: the host's timer expires every channel without its handles.
+            let mut registry = Registry::new().with_gap_policy(GapPolicy::new().with_deadline_ms(100));
+            let mut handles = Vec::new();
+            for channel in ["c", "d", "e"] {
+                let handle = registry.register(descriptor(channel, &["e"], Some(true))).expect("registers");
+                assert_eq!(receive_at(&mut registry, wire(&binary(channel, 0, &[])), 0).map(|items| items.len()), Ok(1));
+                handles.push(handle);
+            }
+            let [c, d, e] = [&handles[0], &handles[1], &handles[2]];
+            assert_eq!(receive_at(&mut registry, wire(&binary("c", 2, &[2])), 0), Ok(vec![]));
+            assert_eq!(receive_at(&mut registry, wire(&binary("d", 3, &[3])), 50), Ok(vec![]));
+            assert_eq!(receive_at(&mut registry, wire(&binary("e", 2, &[2])), 10), Ok(vec![]));
+            let expire_all = |registry: &mut Registry, now_ms| -> Vec<(PayloadChannel, Vec<Item>)> {
+                let deliveries = registry.expire_all(now_ms);
+                deliveries.map(|(handle, delivery)| (handle, delivery.map(|item| item.map(DeliveredFrame::into_frame)).collect())).collect()
+            };
+            assert_eq!(expire_all(&mut registry, 99), vec![], "nothing due");
+            // At 110, c and e are due, d (arrived at 50) is not; each comes with its handle.
+            let due = expire_all(&mut registry, 110);
+            let expected = vec![
+                (c.clone(), vec![gap("c", 1, 1), Ok(binary("c", 2, &[2]))]),
+                (e.clone(), vec![gap("e", 1, 1), Ok(binary("e", 2, &[2]))]),
+            ];
+            assert_eq!(due, expected);
+            assert_eq!(registry.next_deadline(), Some(150));
+            // Dropped untaken, nothing is lost: the deadline is applied, and what is ready stays
+            // ready for the channel's next delivery.
+            drop(registry.expire_all(150));
+            assert_eq!(registry.next_deadline(), None);
+            assert_eq!(registry.held(d), Ok(1));
+            let mut deliveries = registry.expire_all(150);
+            let (handle, mut delivery) = deliveries.next().expect("d is ready");
+            assert_eq!(handle, d.clone());
+            assert_eq!(delivery.next().map(|item| item.map(DeliveredFrame::into_frame)), Some(gap("d", 1, 2)));
+            assert!(deliveries.next().is_none(), "only d");
+            drop((delivery, deliveries));
+            let rest: Vec<Item> = registry.ready(d).expect("open").map(|item| item.map(DeliveredFrame::into_frame)).collect();
+            assert_eq!(rest, vec![Ok(binary("d", 3, &[3]))]);
+            assert_eq!(expire_all(&mut registry, u64::MAX), vec![]);
         }
 
         fn without_a_deadline_a_frame_waits_for_ever() {

@@ -530,6 +530,14 @@ struct OpenChannel<const N: usize> {
 }
 
 impl<const N: usize> OpenChannel<N> {
+    /// A handle on it (a new clone of the one its registration issued).
+    fn handle(&self) -> PayloadChannel {
+        PayloadChannel {
+            name: self.descriptor.name.clone(),
+            serial: self.serial,
+        }
+    }
+
     fn delivery(&mut self, limits: ReadLimits) -> ChannelDelivery<'_, N> {
         ChannelDelivery {
             descriptor: &self.descriptor,
@@ -1005,25 +1013,49 @@ impl<const PENDING: usize> PayloadChannelRegistry<PENDING> {
     }
 
     /// Handles on the open channels whose deadline has come at `now_ms`: the ones to call
-    /// [`expire`](Self::expire) on.
+    /// [`expire`](Self::expire) on ([`expire_all`](Self::expire_all) does both at once).
     pub fn expired(&self, now_ms: u64) -> impl Iterator<Item = PayloadChannel> + '_ {
         let gaps = self.gaps;
         self.channels.iter().filter_map(move |open| {
             let due = open
                 .deadline(gaps)
                 .is_some_and(|deadline| deadline <= now_ms);
-            due.then(|| PayloadChannel {
-                name: open.descriptor.name.clone(),
-                serial: open.serial,
-            })
+            due.then(|| open.handle())
         })
+    }
+
+    /// [`expire`](Self::expire) on every open channel at `now_ms`: the call for the host's
+    /// timer, at [`next_deadline`](Self::next_deadline), without keeping a handle on each
+    /// channel. The deadline is applied to every channel at once, here; then each channel with
+    /// something to hand on (gaps given up now, the frames they unblocked, or frames ready but
+    /// not taken earlier) comes out with its handle and its [`ChannelDelivery`], in the order of
+    /// the channels' names. A channel with nothing to hand on is not listed.
+    ///
+    /// Never dropped silently: what is not taken (an item of a delivery, or a whole channel
+    /// when the iterator is dropped early) stays ready, first in line for that channel's next
+    /// delivery ([`ready`](Self::ready), [`expire`](Self::expire), the next `expire_all`, or the
+    /// next accepted [`receive`](Self::receive) on it).
+    #[must_use = "frames are handed on only as the deliveries are iterated"]
+    pub fn expire_all(
+        &mut self,
+        now_ms: u64,
+    ) -> impl Iterator<Item = (PayloadChannel, ChannelDelivery<'_, PENDING>)> + '_ {
+        let (gaps, limits) = (self.gaps, self.limits);
+        for open in &mut self.channels {
+            open.expire(gaps, now_ms);
+        }
+        self.channels
+            .iter_mut()
+            .filter(|open| open.inbound.is_ready())
+            .map(move |open| (open.handle(), open.delivery(limits)))
     }
 
     /// Tells the channel its carrier reconnected: its inbound side becomes unanchored, so the
     /// next frame received on it is delivered whatever its seq and sets where the sequence
     /// starts again (the peer may have gone on numbering while no carrier was up). Its outbound
     /// sequence goes on. Returns the frames it held, as [`close`](Self::close) does: never
-    /// delivered, not dropped silently.
+    /// delivered, not dropped silently. [`rebase_all`](Self::rebase_all) does this for every
+    /// channel, as a reconnect needs.
     ///
     /// # Errors
     /// [`ChannelClosed`] when the handle's channel was closed.
@@ -1034,6 +1066,29 @@ impl<const PENDING: usize> PayloadChannelRegistry<PENDING> {
         let limits = self.limits;
         let open = self.open_mut(channel)?;
         Ok(open.hand_back(&limits, ChannelReassembler::unanchored()))
+    }
+
+    /// [`rebase`](Self::rebase) on every open channel: the call for when the carrier
+    /// reconnected, before the first frame of the new connection is received. The registry
+    /// serves one carrier, so a reconnect concerns all its channels, and the host need not keep
+    /// a handle on each. Every channel's inbound side becomes unanchored; outbound sequences go
+    /// on.
+    ///
+    /// Returns, for each channel that held frames, its handle and the frames it held, as
+    /// `rebase` hands them back (never delivered, not dropped silently; an event body that
+    /// cannot be handed on as a [`RefusedDelivery`]), in the order of the channels' names. A
+    /// channel that held nothing is rebased too, but not listed.
+    pub fn rebase_all(
+        &mut self,
+    ) -> Vec<(PayloadChannel, Vec<Result<ChannelFrame, RefusedDelivery>>)> {
+        let limits = self.limits;
+        self.channels
+            .iter_mut()
+            .filter_map(|open| {
+                let held = open.hand_back(&limits, ChannelReassembler::unanchored());
+                (!held.is_empty()).then(|| (open.handle(), held))
+            })
+            .collect()
     }
 
     /// The frames of the channel that are ready but were not taken from an earlier
