@@ -488,7 +488,7 @@ fn payload_channel() {
     // for it. A plain `register` would take the first frame to arrive, whatever its seq, as the
     // start (a peer joined late, its numbering under way); `rebase` does so after a reconnect.
     receiver
-        .register_resuming(descriptor, ChannelResumePoint::default())
+        .register_resuming(descriptor, ChannelResumePoint::ZERO)
         .expect("a new name");
 
     let start = serde_json::json!({"codec": "opus"});

@@ -49,7 +49,7 @@ fn receive_counting(frames: Vec<Vec<u8>>, order: &[usize]) -> usize {
     let mut registry = Registry::new();
     // At seq 0 (a resume point), so a shuffled first frame waits rather than sets the base.
     registry
-        .register_resuming(descriptor("bulk"), ChannelResumePoint::default())
+        .register_resuming(descriptor("bulk"), ChannelResumePoint::ZERO)
         .expect("free name");
     let mut frames: Vec<Option<Vec<u8>>> = frames.into_iter().map(Some).collect();
     let mut delivered = 0;

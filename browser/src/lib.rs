@@ -45,7 +45,7 @@ impl ChannelEnd {
     #[wasm_bindgen(constructor)]
     pub fn new(name: &str, event: &str) -> Result<ChannelEnd, JsError> {
         let mut registry = PayloadChannelRegistry::new();
-        let start = ChannelResumePoint::default();
+        let start = ChannelResumePoint::ZERO;
         let channel = registry
             .register_resuming(descriptor(name, event)?, start)
             .map_err(|error| JsError::new(&error.to_string()))?;

@@ -109,7 +109,7 @@ async fn main(spawner: Spawner) {
     // Opened together with the runner's channel: its sequence starts at 0 too, so a frame that
     // overtakes an earlier one waits for it.
     let mut channels = PayloadChannelRegistry::<8>::new();
-    let start = ChannelResumePoint::default();
+    let start = ChannelResumePoint::ZERO;
     channels
         .register_resuming(replies(), start)
         .expect("registers");

@@ -144,7 +144,11 @@ impl Open {
     /// The model's delivery of held bytes: the frame, or why its body cannot be handed on.
     fn deliver(&self, bytes: &[u8]) -> Item {
         let seq = decode_header(bytes).expect("held frames have a header").seq;
-        let refuse = |refusal| RefusedDelivery { seq, refusal };
+        let refuse = |refusal| RefusedDelivery {
+            channel: self.descriptor.name.clone(),
+            seq,
+            refusal,
+        };
         match decode_channel_frame(bytes) {
             Err(error) => Err(refuse(ChannelRefusal::Malformed(error))),
             Ok(ChannelFrame::Event(event)) if !self.descriptor.declares(&event.event) => {

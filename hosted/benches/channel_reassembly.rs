@@ -62,7 +62,7 @@ fn receiver() -> Registry {
     let mut registry = Registry::new();
     registry.register(descriptor("keep")).expect("free name");
     registry
-        .register_resuming(descriptor("bulk"), ChannelResumePoint::default())
+        .register_resuming(descriptor("bulk"), ChannelResumePoint::ZERO)
         .expect("free name");
     registry
 }

@@ -13,11 +13,11 @@ use agent_interface::agent_core::Value;
 use agent_interface::runtime::transport::channels::{
     Bytes, CHANNEL_FRAME_MAGIC, CHANNEL_FRAME_VERSION, ChannelClosed, ChannelFrameError,
     ChannelFrameHeader, ChannelGap, ChannelReassembler, ChannelRefusal, ChannelRegisterError,
-    ChannelResumePoint, ChannelSendError, DeliveredBody, DeliveredFrame, GapPolicy, NotDelivered,
-    PayloadChannel, PayloadChannelRegistry, Reassembled, ReassemblyRefused, RefusedDelivery,
-    SequenceGap, SequenceRefusal, UndeclaredFrame, WindowFull, decode_channel_frame,
-    decode_event_body, decode_header, encode_channel_frame, encode_channel_frame_into,
-    is_channel_frame,
+    ChannelResumePoint, ChannelSendError, DeliveredBody, DeliveredFrame, GapPolicy, JsonBodyError,
+    JsonBodyFault, NotDelivered, PayloadChannel, PayloadChannelRegistry, Reassembled,
+    ReassemblyRefused, RefusedDelivery, SequenceGap, SequenceRefusal, UndeclaredFrame, WindowFull,
+    decode_channel_frame, decode_event_body, decode_header, encode_channel_frame,
+    encode_channel_frame_into, is_channel_frame,
 };
 use agent_interface::transport::channels::{
     BinaryFrame, ChannelDescriptor, ChannelEventFrame, ChannelFrame, ChannelName,
@@ -127,8 +127,12 @@ fn delivered<E>(frames: &[ChannelFrame]) -> Vec<Result<ChannelFrame, E>> {
 }
 
 /// A refused delivery as a delivery item.
-fn refused_item(seq: u32, refusal: ChannelRefusal) -> Item {
-    Err(NotDelivered::Refused(RefusedDelivery { seq, refusal }))
+fn refused_item(channel: &str, seq: u32, refusal: ChannelRefusal) -> Item {
+    Err(NotDelivered::Refused(RefusedDelivery {
+        channel: name(channel),
+        seq,
+        refusal,
+    }))
 }
 
 /// A gap as a delivery item.
@@ -160,7 +164,7 @@ fn anchored<const N: usize>(
     descriptor: ChannelDescriptor,
 ) -> PayloadChannel {
     registry
-        .register_resuming(descriptor, ChannelResumePoint::default())
+        .register_resuming(descriptor, ChannelResumePoint::ZERO)
         .expect("registers")
 }
 
@@ -176,6 +180,24 @@ fn popped<T: core::fmt::Debug, const N: usize>(window: &mut ChannelReassembler<T
     match window.pop()? {
         Reassembled::Item(item) => Some(item),
         gap => panic!("an unexpected gap: {gap:?}"),
+    }
+}
+
+/// The detail of a body whose JSON ends early, at `column` of its first line.
+fn truncated_at(column: usize) -> JsonBodyError {
+    JsonBodyError {
+        reason: JsonBodyFault::Truncated,
+        line: 1,
+        column,
+    }
+}
+
+/// The detail of a body whose JSON is invalid at `column` of its first line.
+fn syntax_at(column: usize) -> JsonBodyError {
+    JsonBodyError {
+        reason: JsonBodyFault::Syntax,
+        line: 1,
+        column,
     }
 }
 
@@ -369,8 +391,8 @@ cases! {
                 ("5242460102ff63", Truncated, "truncated (header longer than the frame)"),
                 ("524246010201630000", Truncated, "truncated (header longer than the frame)"),
                 ("524246010201ff00000001", ChannelNameNotUtf8, "channel name is not valid UTF-8"),
-                ("5242460102016300000001", MalformedJsonBody, "malformed JSON body"),
-                ("52424601020163000000017b6f6f7073", MalformedJsonBody, "malformed JSON body"),
+                ("5242460102016300000001", MalformedJsonBody(truncated_at(0)), "malformed JSON body"),
+                ("52424601020163000000017b6f6f7073", MalformedJsonBody(syntax_at(2)), "malformed JSON body"),
                 ("52424601020163000000015b2265222c315d", EventBodyNotObject, "event body must be a JSON object"),
                 ("52424601020163000000016e756c6c", EventBodyNotObject, "event body must be a JSON object"),
                 ("5242460102016300000001226522", EventBodyNotObject, "event body must be a JSON object"),
@@ -394,8 +416,9 @@ cases! {
             let header = decode_header(&bytes).expect("a whole header");
             assert_eq!(header, ChannelFrameHeader { binary: false, channel: "media", seq: 7, body_offset: 15 });
             assert_eq!(&bytes[header.body_offset..], b"not JSON at all");
-            assert_eq!(decode_event_body(&bytes[header.body_offset..]), Err(ChannelFrameError::MalformedJsonBody));
-            assert_eq!(decode_channel_frame(&bytes), Err(ChannelFrameError::MalformedJsonBody));
+            let not_json = ChannelFrameError::MalformedJsonBody(syntax_at(2));
+            assert_eq!(decode_event_body(&bytes[header.body_offset..]), Err(not_json));
+            assert_eq!(decode_channel_frame(&bytes), Err(not_json));
             // Every header refusal is the whole decoder's, in the same order.
             for bytes in ["", "5242", "524246", "52424602020163", "52424601030163", "524246010200", "524246010201630000", "524246010201ff00000001"] {
                 let bytes = hex(bytes);
@@ -403,6 +426,38 @@ cases! {
             }
             let body = br#"{"payload":[1],"event":"e"}"#;
             assert_eq!(decode_event_body(body), Ok((s("e"), json("[1]"))));
+        }
+
+        fn a_malformed_body_says_why_and_where_in_bounded_words() {
+            // Issue 39, point 4: truncation and a huge number were both just "malformed JSON body".
+            use core::error::Error as _;
+            let cut = decode_event_body(br#"{"event":"e","payload":[1,"#);
+            assert_eq!(cut, Err(ChannelFrameError::MalformedJsonBody(truncated_at(26))));
+            let huge = decode_event_body(br#"{"event":"e","payload":1e400}"#);
+            assert_eq!(huge, Err(ChannelFrameError::MalformedJsonBody(syntax_at(28))));
+            let lines = decode_event_body(b"{\"event\":\"e\",\n\"payload\": ]}");
+            let on_line_2 = JsonBodyError { reason: JsonBodyFault::Syntax, line: 2, column: 12 };
+            assert_eq!(lines, Err(ChannelFrameError::MalformedJsonBody(on_line_2)));
+            // The words the peer is answered with stay the reference's; the detail is the source.
+            let error = huge.expect_err("refused");
+            assert_eq!(format!("{error}"), "channel frame: malformed JSON body");
+            let detail = error.source().map(|source| format!("{source}"));
+            assert_eq!(detail.as_deref(), Some("invalid JSON or a number out of range at line 1, column 28"));
+            assert_eq!(format!("{}", truncated_at(0)), "the JSON ends early at line 1, column 0");
+            // Through a refusal and a refused delivery too, so an error report shows it.
+            let refusal = ChannelRefusal::Malformed(error);
+            assert_eq!(refusal.source().map(|source| format!("{source}")), detail);
+            let refused = RefusedDelivery { channel: name("c"), seq: 3, refusal };
+            assert_eq!(refused.source().map(|source| format!("{source}")), detail);
+            assert_eq!(NotDelivered::Refused(refused.clone()).source().map(|source| format!("{source}")), detail);
+            assert_eq!(refused.to_receive_result(), ChannelReceiveResult::Refused { error: s("channel frame: malformed JSON body") });
+            // Never the peer's bytes, however many: a fixed phrase and two numbers.
+            let mut long = b"{\"event\":\"e\",\"payload\":\"".to_vec();
+            long.extend(core::iter::repeat_n(b'x', 2000));
+            long.extend_from_slice(b"\x01\"}");
+            let error = decode_event_body(&long).expect_err("a control character");
+            let words = format!("{}", error.source().expect("a detail"));
+            assert_eq!(words, "invalid JSON or a number out of range at line 1, column 2025");
         }
 
         fn encoding_into_a_buffer_appends_the_same_bytes() {
@@ -784,7 +839,9 @@ cases! {
             // Nothing follows u32::MAX: every later frame is stale, never wrapped to 0.
             let wrapped = receive(&mut registry, wire(&event("c", 0, "e", "2"))).expect_err("no wrap");
             assert_eq!(wrapped, ChannelRefusal::Sequence { channel: name("c"), refusal: SequenceRefusal::BelowBase { seq: 0, base: u32::MAX } });
-            assert_eq!(ChannelResumePoint::default(), ChannelResumePoint { next_send: 0, next_receive: 0 });
+            // Issue 39, point 3: no `Default` to pick by accident; seq 0 is named.
+            assert_eq!(ChannelResumePoint::ZERO, ChannelResumePoint { next_send: 0, next_receive: 0 });
+            assert_eq!(ChannelResumePoint::new(10, u32::MAX), resume);
         }
 
         fn sends_write_into_a_buffer_of_the_host() {
@@ -823,8 +880,8 @@ cases! {
             let items = receive(&mut registry, wire(&event("text", 1, "other", "1"))).expect("routed");
             let undeclared = UndeclaredFrame::Event { channel: name("text"), event: s("other") };
             let expected = vec![
-                refused_item(1, ChannelRefusal::Undeclared(undeclared)),
-                refused_item(2, ChannelRefusal::Malformed(ChannelFrameError::MalformedJsonBody)),
+                refused_item("text", 1, ChannelRefusal::Undeclared(undeclared)),
+                refused_item("text", 2, ChannelRefusal::Malformed(ChannelFrameError::MalformedJsonBody(syntax_at(2)))),
             ];
             assert_eq!(items, expected);
             let words: Vec<String> = items.iter().map(|item| format!("{}", item.as_ref().expect_err("refused"))).collect();
@@ -852,7 +909,7 @@ cases! {
             assert_eq!(receive(&mut registry, wire(&next)), Ok(delivered(&[next])));
             // Held bad bodies come back from a close as refused deliveries too.
             assert_eq!(receive(&mut registry, raw("text", 5, false, b"[1]")), Ok(vec![]));
-            let not_object = RefusedDelivery { seq: 5, refusal: ChannelRefusal::Malformed(ChannelFrameError::EventBodyNotObject) };
+            let not_object = RefusedDelivery { channel: name("text"), seq: 5, refusal: ChannelRefusal::Malformed(ChannelFrameError::EventBodyNotObject) };
             assert_eq!(registry.close(text), Ok(vec![Err(not_object)]));
         }
 
@@ -885,7 +942,7 @@ cases! {
             // Text that is malformed for another reason stays refused.
             let mut bytes = hex("52424601020465646765000000ff");
             bytes.extend_from_slice(br#"{"event":"text","payload":"\ud800"#);
-            assert_eq!(decode_channel_frame(&bytes), Err(ChannelFrameError::MalformedJsonBody));
+            assert_eq!(decode_channel_frame(&bytes), Err(ChannelFrameError::MalformedJsonBody(truncated_at(33))));
             // A lone surrogate in the event name: read as U+FFFD too, so the name is one the
             // channel did not declare; refused with its seq consumed, and the channel moves on.
             let mut bytes = hex("5242460102046564676500000002");
@@ -1109,8 +1166,42 @@ cases! {
             // A bad body held at a rebase comes back as a refused delivery, its words kept.
             let bad = raw("c", 5, false, b"{oops");
             assert_eq!(receive(&mut registry, bad), Ok(vec![]));
-            let malformed = RefusedDelivery { seq: 5, refusal: ChannelRefusal::Malformed(ChannelFrameError::MalformedJsonBody) };
+            let malformed = RefusedDelivery { channel: name("c"), seq: 5, refusal: ChannelRefusal::Malformed(ChannelFrameError::MalformedJsonBody(syntax_at(2))) };
             assert_eq!(registry.rebase(&c), Ok(vec![Err(malformed)]));
+        }
+
+        fn rebase_all_rebases_every_channel_and_hands_back_what_each_held() {
+            // Issue 39, point 2: a reconnect concerns every channel of the carrier.
+            let mut registry = Registry::new();
+            let c = registry.register(descriptor("c", &["e"], Some(true))).expect("registers");
+            let d = registry.register(descriptor("d", &["e"], Some(true))).expect("registers");
+            let e = registry.register(descriptor("e", &["e"], None)).expect("registers");
+            for frame in [binary("c", 0, &[]), binary("d", 0, &[]), event("e", 0, "e", "0")] {
+                assert_eq!(receive(&mut registry, wire(&frame)).map(|items| items.len()), Ok(1));
+            }
+            let held = binary("c", 2, &[2]);
+            assert_eq!(receive(&mut registry, wire(&held)), Ok(vec![]), "waits for 1");
+            assert_eq!(receive(&mut registry, raw("e", 3, false, b"{oops")), Ok(vec![]), "waits for 1");
+            assert_eq!(registry.send_binary_into(&d, &[], &mut Vec::new()), Ok(0));
+            // Each channel that held frames, by name, with its handle; d held nothing.
+            let malformed = ChannelRefusal::Malformed(ChannelFrameError::MalformedJsonBody(syntax_at(2)));
+            let refused = RefusedDelivery { channel: name("e"), seq: 3, refusal: malformed };
+            assert_eq!(registry.rebase_all(), vec![(c.clone(), vec![Ok(held)]), (e.clone(), vec![Err(refused)])]);
+            assert_eq!((registry.held(&c), registry.held(&e)), (Ok(0), Ok(0)));
+            // Every channel, d too, takes its next frame as the base; sends go on.
+            for (channel, seq) in [("c", 50), ("d", 7)] {
+                assert_eq!(receive(&mut registry, wire(&binary(channel, seq, &[]))).map(|items| seqs(&items)), Ok(vec![seq]));
+            }
+            let base = event("e", 9, "e", "9");
+            assert_eq!(receive(&mut registry, wire(&base)), Ok(delivered(&[base])));
+            assert_eq!(registry.send_binary_into(&d, &[], &mut Vec::new()), Ok(1));
+            assert_eq!(registry.rebase_all(), vec![], "nothing held");
+            // A closed channel is not among them.
+            registry.close(c).expect("open");
+            assert_eq!(receive(&mut registry, wire(&binary("d", 30, &[]))).map(|items| seqs(&items)), Ok(vec![30]), "unanchored again");
+            let held = binary("d", 32, &[]);
+            assert_eq!(receive(&mut registry, wire(&held)), Ok(vec![]), "waits for 31");
+            assert_eq!(registry.rebase_all(), vec![(d, vec![Ok(held)])]);
         }
 
         fn a_full_window_skips_ahead_with_a_gap() {
@@ -1205,6 +1296,48 @@ cases! {
             registry.close(d.clone()).expect("open");
             assert!(registry.expire(&d, 0).is_err());
             assert_eq!(registry.deadline(&d), Err(ChannelClosed { channel: name("d") }));
+        }
+
+        fn expire_all_hands_on_every_due_channel_with_its_handle() {
+            // Issue 39, point 2: the host's timer expires every channel without its handles.
+            let mut registry = Registry::new().with_gap_policy(GapPolicy::new().with_deadline_ms(100));
+            let mut handles = Vec::new();
+            for channel in ["c", "d", "e"] {
+                let handle = registry.register(descriptor(channel, &["e"], Some(true))).expect("registers");
+                assert_eq!(receive_at(&mut registry, wire(&binary(channel, 0, &[])), 0).map(|items| items.len()), Ok(1));
+                handles.push(handle);
+            }
+            let [c, d, e] = [&handles[0], &handles[1], &handles[2]];
+            assert_eq!(receive_at(&mut registry, wire(&binary("c", 2, &[2])), 0), Ok(vec![]));
+            assert_eq!(receive_at(&mut registry, wire(&binary("d", 3, &[3])), 50), Ok(vec![]));
+            assert_eq!(receive_at(&mut registry, wire(&binary("e", 2, &[2])), 10), Ok(vec![]));
+            let expire_all = |registry: &mut Registry, now_ms| -> Vec<(PayloadChannel, Vec<Item>)> {
+                let deliveries = registry.expire_all(now_ms);
+                deliveries.map(|(handle, delivery)| (handle, delivery.map(|item| item.map(DeliveredFrame::into_frame)).collect())).collect()
+            };
+            assert_eq!(expire_all(&mut registry, 99), vec![], "nothing due");
+            // At 110, c and e are due, d (arrived at 50) is not; each comes with its handle.
+            let due = expire_all(&mut registry, 110);
+            let expected = vec![
+                (c.clone(), vec![gap("c", 1, 1), Ok(binary("c", 2, &[2]))]),
+                (e.clone(), vec![gap("e", 1, 1), Ok(binary("e", 2, &[2]))]),
+            ];
+            assert_eq!(due, expected);
+            assert_eq!(registry.next_deadline(), Some(150));
+            // Dropped untaken, nothing is lost: the deadline is applied, and what is ready stays
+            // ready for the channel's next delivery.
+            drop(registry.expire_all(150));
+            assert_eq!(registry.next_deadline(), None);
+            assert_eq!(registry.held(d), Ok(1));
+            let mut deliveries = registry.expire_all(150);
+            let (handle, mut delivery) = deliveries.next().expect("d is ready");
+            assert_eq!(handle, d.clone());
+            assert_eq!(delivery.next().map(|item| item.map(DeliveredFrame::into_frame)), Some(gap("d", 1, 2)));
+            assert!(deliveries.next().is_none(), "only d");
+            drop((delivery, deliveries));
+            let rest: Vec<Item> = registry.ready(d).expect("open").map(|item| item.map(DeliveredFrame::into_frame)).collect();
+            assert_eq!(rest, vec![Ok(binary("d", 3, &[3]))]);
+            assert_eq!(expire_all(&mut registry, u64::MAX), vec![]);
         }
 
         fn without_a_deadline_a_frame_waits_for_ever() {

@@ -50,9 +50,11 @@ pub enum ChannelFrameError {
     /// The channel name is not valid UTF-8 (the reference routes it as U+FFFD instead).
     #[error("channel frame: channel name is not valid UTF-8")]
     ChannelNameNotUtf8,
-    /// An event body that is not JSON (or not UTF-8).
+    /// An event body that is not JSON (or not UTF-8). It prints the reference's words, which
+    /// the peer is answered with (the interop vectors pin them); why and where the JSON broke
+    /// is the [`JsonBodyError`] it carries, also its [`source`](core::error::Error::source).
     #[error("channel frame: malformed JSON body")]
-    MalformedJsonBody,
+    MalformedJsonBody(#[source] JsonBodyError),
     /// An event body that is JSON but not an object.
     #[error("channel frame: event body must be a JSON object")]
     EventBodyNotObject,
@@ -66,6 +68,60 @@ pub enum ChannelFrameError {
         /// The bound that was passed.
         limit: usize,
     },
+}
+
+/// Why and where an event body is not JSON: the detail of
+/// [`ChannelFrameError::MalformedJsonBody`], as serde_json reports it. It prints a fixed phrase
+/// and two numbers (`the JSON ends early at line 1, column 9`), never the body's bytes, so its
+/// words stay short whatever the peer sent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[error("{reason} at line {line}, column {column}")]
+pub struct JsonBodyError {
+    /// What kind of fault it is.
+    pub reason: JsonBodyFault,
+    /// The line of the body the fault is on, from 1.
+    pub line: usize,
+    /// Where on that line, in bytes from its start, as serde_json counts: on the first line,
+    /// the byte offset in the body where the parse stopped.
+    pub column: usize,
+}
+
+/// The kind of a [`JsonBodyError`]: serde_json's category of the fault.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
+pub enum JsonBodyFault {
+    /// The body ends before its JSON does: empty, or cut short (truncated).
+    #[error("the JSON ends early")]
+    Truncated,
+    /// The text is not valid JSON there: a stray or missing character, an invalid escape or
+    /// UTF-8, trailing text, or a number too large for an `f64` (`1e400`).
+    #[error("invalid JSON or a number out of range")]
+    Syntax,
+    /// Valid JSON that a payload value cannot hold.
+    #[error("JSON a payload value cannot hold")]
+    Data,
+}
+
+impl JsonBodyError {
+    /// The detail of serde_json's `error`.
+    #[cold]
+    fn of(error: &serde_json::Error) -> Self {
+        let reason = match error.classify() {
+            serde_json::error::Category::Eof => JsonBodyFault::Truncated,
+            serde_json::error::Category::Data => JsonBodyFault::Data,
+            // A slice is never read with I/O; were it, it is the text that broke.
+            serde_json::error::Category::Syntax | serde_json::error::Category::Io => {
+                JsonBodyFault::Syntax
+            }
+        };
+        Self {
+            reason,
+            line: error.line(),
+            column: error.column(),
+        }
+    }
 }
 
 /// True when `bytes` start with the frame magic `RBF`: the cheap test a carrier uses to tell
@@ -284,7 +340,7 @@ pub fn decode_event_body_within(
             let repaired = super::lone_surrogates::replace_lone_surrogates(body).ok_or(error)?;
             serde_json::from_slice(&repaired)
         })
-        .map_err(|_| ChannelFrameError::MalformedJsonBody)?;
+        .map_err(|error| ChannelFrameError::MalformedJsonBody(JsonBodyError::of(&error)))?;
     let Value::Object(mut body) = body else {
         return Err(ChannelFrameError::EventBodyNotObject);
     };

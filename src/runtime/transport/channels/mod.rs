@@ -60,7 +60,8 @@
 //!   [`register`](PayloadChannelRegistry::register)ed afresh is unanchored: its first inbound
 //!   frame is delivered whatever its seq and sets the base.
 //!   [`rebase`](PayloadChannelRegistry::rebase) makes an open channel unanchored again when the
-//!   host's carrier reconnects (handing back what it held, as a close does), and
+//!   host's carrier reconnects (handing back what it held, as a close does;
+//!   [`rebase_all`](PayloadChannelRegistry::rebase_all) does so for every channel), and
 //!   [`register_resuming`](PayloadChannelRegistry::register_resuming) keeps a known position.
 //! * A frame that never comes is a typed [`ChannelGap`] in the delivery, never an eternal hold:
 //!   under the registry's [`GapPolicy`] a frame `PENDING` or more ahead skips the window ahead
@@ -71,8 +72,9 @@
 //!   deadline a frame
 //!   that waited that long gives up the seqs before it. Time is the host's `now_ms`, passed to
 //!   [`receive`](PayloadChannelRegistry::receive) and
-//!   [`expire`](PayloadChannelRegistry::expire); [`next_deadline`](PayloadChannelRegistry::next_deadline)
-//!   says when to call `expire` (docs/decisions/transport-runtime.md).
+//!   [`expire`](PayloadChannelRegistry::expire) (or [`expire_all`](PayloadChannelRegistry::expire_all));
+//!   [`next_deadline`](PayloadChannelRegistry::next_deadline) says when to call it
+//!   (docs/decisions/transport-runtime.md).
 //!
 //! # Guarantees
 //!
@@ -114,8 +116,9 @@ mod registry;
 pub use bytes::Bytes;
 pub use frame::{
     CHANNEL_FRAME_MAGIC, CHANNEL_FRAME_VERSION, ChannelFrameError, ChannelFrameHeader,
-    decode_channel_frame, decode_event_body, decode_event_body_within, decode_header,
-    encode_channel_frame, encode_channel_frame_into, is_channel_frame,
+    JsonBodyError, JsonBodyFault, decode_channel_frame, decode_event_body,
+    decode_event_body_within, decode_header, encode_channel_frame, encode_channel_frame_into,
+    is_channel_frame,
 };
 pub use reassembler::{
     ChannelReassembler, Reassembled, ReassemblyRefused, SequenceGap, SequenceRefusal, WindowFull,

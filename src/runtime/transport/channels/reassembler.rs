@@ -574,6 +574,14 @@ impl<T, const N: usize> ChannelReassembler<T, N> {
         self.window.as_mut()?.pop()
     }
 
+    /// True when [`pop`](Self::pop) hands out something now: the expected seq is held, or
+    /// given up as a gap.
+    pub(super) fn is_ready(&self) -> bool {
+        self.window.as_ref().is_some_and(|window| {
+            window.next < window.release || window.slots[slot_of::<N>(window.next)].is_some()
+        })
+    }
+
     /// Every held item, in seq order (the gaps before them were never filled).
     #[must_use]
     pub fn into_held(self) -> Vec<T> {

@@ -48,16 +48,42 @@ impl PayloadChannel {
 
 /// Where a registered channel's two sequence spaces start, for
 /// [`PayloadChannelRegistry::register_resuming`]: a channel whose frames up to these seqs were
-/// already exchanged (for example over an earlier carrier). [`Default`] is both at 0, the
-/// inbound side anchored there (a frame ahead of seq 0 is held); a channel that should take
-/// whatever seq comes first is registered with [`PayloadChannelRegistry::register`] instead.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+/// already exchanged (for example over an earlier carrier). The inbound side is anchored at
+/// `next_receive`: a frame ahead of it is held. A channel that should take whatever seq comes
+/// first is registered with [`PayloadChannelRegistry::register`] instead.
+///
+/// There is no `Default`: a default would anchor at seq 0, which is not what `register` does,
+/// so the start at 0 is named, [`ZERO`](Self::ZERO) (docs/decisions/transport-runtime.md).
+///
+/// ```compile_fail
+/// use agent_interface::runtime::transport::channels::ChannelResumePoint;
+/// let start = ChannelResumePoint::default(); // no Default: say ZERO, or call `register`
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct ChannelResumePoint {
     /// The seq the next sent frame carries.
     pub next_send: u32,
     /// The seq the next delivered inbound frame must carry.
     pub next_receive: u32,
+}
+
+impl ChannelResumePoint {
+    /// Both sequences at seq 0, the inbound side anchored there: a channel resumed at its very
+    /// start (its seq 0 expected, a frame ahead of it held), unlike a channel
+    /// [`register`](PayloadChannelRegistry::register)ed afresh, which takes whatever seq comes
+    /// first.
+    pub const ZERO: Self = Self::new(0, 0);
+
+    /// The point where the next sent frame carries `next_send` and the next delivered inbound
+    /// frame must carry `next_receive`.
+    #[must_use]
+    pub const fn new(next_send: u32, next_receive: u32) -> Self {
+        Self {
+            next_send,
+            next_receive,
+        }
+    }
 }
 
 /// What a [`PayloadChannelRegistry`] does about an inbound frame that never comes, for every
@@ -274,14 +300,35 @@ impl ChannelRefusal {
 /// or names an event the channel did not declare. An item of a [`ChannelDelivery`] (and of
 /// [`PayloadChannelRegistry::close`]); [`to_receive_result`](Self::to_receive_result) is the
 /// `{ok: false, error}` answer for the peer, with the same words as the refusal.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
-#[error("{refusal}")]
+///
+/// It names its channel, as a [`ChannelGap`] and a [`DeliveredFrame`] do, so a host can log it
+/// without reading the frame's header again; its words (the refusal's, which the peer is
+/// answered with) are unchanged by it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct RefusedDelivery {
+    /// The channel the frame travelled on.
+    pub channel: ChannelName,
     /// The frame's seq (consumed).
     pub seq: u32,
     /// Why it was not delivered: [`ChannelRefusal::Malformed`] with a body error, or
     /// [`ChannelRefusal::Undeclared`] with an undeclared event.
     pub refusal: ChannelRefusal,
+}
+
+/// The refusal's words, as the peer is answered.
+impl core::fmt::Display for RefusedDelivery {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        core::fmt::Display::fmt(&self.refusal, f)
+    }
+}
+
+/// Its source is the refusal's (the words are the refusal's already), so an error report that
+/// walks the chain shows, say, why and where a body is not JSON
+/// ([`JsonBodyError`](super::JsonBodyError)).
+impl core::error::Error for RefusedDelivery {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        core::error::Error::source(&self.refusal)
+    }
 }
 
 impl RefusedDelivery {
@@ -386,12 +433,28 @@ fn deliver_event<'a>(
     body: &[u8],
 ) -> Result<DeliveredFrame<'a>, RefusedDelivery> {
     let channel = &descriptor.name;
-    let refuse = |refusal| RefusedDelivery { seq, refusal };
-    let (event, payload) = decode_event_body_within(body, limits)
-        .map_err(|error| refuse(ChannelRefusal::Malformed(error)))?;
-    admit(descriptor, Some(&event)).map_err(|error| refuse(ChannelRefusal::Undeclared(error)))?;
-    let body = DeliveredBody::Event { event, payload };
-    Ok(DeliveredFrame { channel, seq, body })
+    let read = decode_event_body_within(body, limits)
+        .map_err(ChannelRefusal::Malformed)
+        .and_then(|(event, payload)| match admit(descriptor, Some(&event)) {
+            Ok(()) => Ok(DeliveredBody::Event { event, payload }),
+            Err(error) => Err(ChannelRefusal::Undeclared(error)),
+        });
+    match read {
+        Ok(body) => Ok(DeliveredFrame { channel, seq, body }),
+        Err(refusal) => Err(refused(channel, seq, refusal)),
+    }
+}
+
+/// The refused delivery of `channel`'s frame `seq`: one place that clones the name, off the
+/// delivering path.
+#[cold]
+#[inline(never)]
+fn refused(channel: &ChannelName, seq: u32, refusal: ChannelRefusal) -> RefusedDelivery {
+    RefusedDelivery {
+        channel: channel.clone(),
+        seq,
+        refusal,
+    }
 }
 
 /// The frames of one channel that are deliverable now, in sequence order, each taken as it is
@@ -467,6 +530,14 @@ struct OpenChannel<const N: usize> {
 }
 
 impl<const N: usize> OpenChannel<N> {
+    /// A handle on it (a new clone of the one its registration issued).
+    fn handle(&self) -> PayloadChannel {
+        PayloadChannel {
+            name: self.descriptor.name.clone(),
+            serial: self.serial,
+        }
+    }
+
     fn delivery(&mut self, limits: ReadLimits) -> ChannelDelivery<'_, N> {
         ChannelDelivery {
             descriptor: &self.descriptor,
@@ -942,25 +1013,49 @@ impl<const PENDING: usize> PayloadChannelRegistry<PENDING> {
     }
 
     /// Handles on the open channels whose deadline has come at `now_ms`: the ones to call
-    /// [`expire`](Self::expire) on.
+    /// [`expire`](Self::expire) on ([`expire_all`](Self::expire_all) does both at once).
     pub fn expired(&self, now_ms: u64) -> impl Iterator<Item = PayloadChannel> + '_ {
         let gaps = self.gaps;
         self.channels.iter().filter_map(move |open| {
             let due = open
                 .deadline(gaps)
                 .is_some_and(|deadline| deadline <= now_ms);
-            due.then(|| PayloadChannel {
-                name: open.descriptor.name.clone(),
-                serial: open.serial,
-            })
+            due.then(|| open.handle())
         })
+    }
+
+    /// [`expire`](Self::expire) on every open channel at `now_ms`: the call for the host's
+    /// timer, at [`next_deadline`](Self::next_deadline), without keeping a handle on each
+    /// channel. The deadline is applied to every channel at once, here; then each channel with
+    /// something to hand on (gaps given up now, the frames they unblocked, or frames ready but
+    /// not taken earlier) comes out with its handle and its [`ChannelDelivery`], in the order of
+    /// the channels' names. A channel with nothing to hand on is not listed.
+    ///
+    /// Never dropped silently: what is not taken (an item of a delivery, or a whole channel
+    /// when the iterator is dropped early) stays ready, first in line for that channel's next
+    /// delivery ([`ready`](Self::ready), [`expire`](Self::expire), the next `expire_all`, or the
+    /// next accepted [`receive`](Self::receive) on it).
+    #[must_use = "frames are handed on only as the deliveries are iterated"]
+    pub fn expire_all(
+        &mut self,
+        now_ms: u64,
+    ) -> impl Iterator<Item = (PayloadChannel, ChannelDelivery<'_, PENDING>)> + '_ {
+        let (gaps, limits) = (self.gaps, self.limits);
+        for open in &mut self.channels {
+            open.expire(gaps, now_ms);
+        }
+        self.channels
+            .iter_mut()
+            .filter(|open| open.inbound.is_ready())
+            .map(move |open| (open.handle(), open.delivery(limits)))
     }
 
     /// Tells the channel its carrier reconnected: its inbound side becomes unanchored, so the
     /// next frame received on it is delivered whatever its seq and sets where the sequence
     /// starts again (the peer may have gone on numbering while no carrier was up). Its outbound
     /// sequence goes on. Returns the frames it held, as [`close`](Self::close) does: never
-    /// delivered, not dropped silently.
+    /// delivered, not dropped silently. [`rebase_all`](Self::rebase_all) does this for every
+    /// channel, as a reconnect needs.
     ///
     /// # Errors
     /// [`ChannelClosed`] when the handle's channel was closed.
@@ -971,6 +1066,29 @@ impl<const PENDING: usize> PayloadChannelRegistry<PENDING> {
         let limits = self.limits;
         let open = self.open_mut(channel)?;
         Ok(open.hand_back(&limits, ChannelReassembler::unanchored()))
+    }
+
+    /// [`rebase`](Self::rebase) on every open channel: the call for when the carrier
+    /// reconnected, before the first frame of the new connection is received. The registry
+    /// serves one carrier, so a reconnect concerns all its channels, and the host need not keep
+    /// a handle on each. Every channel's inbound side becomes unanchored; outbound sequences go
+    /// on.
+    ///
+    /// Returns, for each channel that held frames, its handle and the frames it held, as
+    /// `rebase` hands them back (never delivered, not dropped silently; an event body that
+    /// cannot be handed on as a [`RefusedDelivery`]), in the order of the channels' names. A
+    /// channel that held nothing is rebased too, but not listed.
+    pub fn rebase_all(
+        &mut self,
+    ) -> Vec<(PayloadChannel, Vec<Result<ChannelFrame, RefusedDelivery>>)> {
+        let limits = self.limits;
+        self.channels
+            .iter_mut()
+            .filter_map(|open| {
+                let held = open.hand_back(&limits, ChannelReassembler::unanchored());
+                (!held.is_empty()).then(|| (open.handle(), held))
+            })
+            .collect()
     }
 
     /// The frames of the channel that are ready but were not taken from an earlier
