@@ -273,7 +273,12 @@ fn registry_refuses_1000_deep() {
 }
 
 fn assert_refused_delivery(items: &[Result<usize, NotDelivered>]) {
-    let [Err(NotDelivered::Refused(RefusedDelivery { seq: 0, refusal, .. }))] = items else {
+    let [
+        Err(NotDelivered::Refused(RefusedDelivery {
+            seq: 0, refusal, ..
+        })),
+    ] = items
+    else {
         panic!("one refused delivery, not {items:?}");
     };
     let too_deep = ChannelFrameError::TooDeep { limit: BOUND };
