@@ -41,11 +41,11 @@ fn by_a_parse(
         .map(String::from);
     let version = match envelope.get("schemaVersion") {
         None => return Err((String::from("schemaVersion"), None)),
-        Some(version) => version.as_u64().or_else(|| {
+        Some(version) => version.as_i64().or_else(|| {
             version
                 .as_f64()
-                .filter(|v| v.fract() == 0.0 && (0.0..=9_007_199_254_740_992.0).contains(v))
-                .map(|v| v as u64)
+                .filter(|v| v.fract() == 0.0 && (-9_007_199_254_740_992.0..=9_007_199_254_740_992.0).contains(v))
+                .map(|v| v as i64)
         }),
     };
     if version != Some(1) {

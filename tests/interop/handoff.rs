@@ -714,7 +714,7 @@ impl HandoffDestinationComposition for StandIn {
             && version.as_u64() != Some(1)
         {
             return SessionRecordDecodeOutcome::Unsupported {
-                schema_version: version.as_u64(),
+                schema_version: version.as_i64(),
                 cwd: None,
             };
         }

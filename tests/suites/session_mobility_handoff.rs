@@ -316,7 +316,7 @@ fn stand_in_decode(value: Value) -> SessionRecordDecodeOutcome {
         && version.as_u64() != Some(1)
     {
         return SessionRecordDecodeOutcome::Unsupported {
-            schema_version: version.as_u64(),
+            schema_version: version.as_i64(),
             cwd: None,
         };
     }

@@ -460,11 +460,14 @@ fn by_a_parse(bytes: &[u8], stored_id: &str) -> SessionRecordDecodeOutcome {
         .map(String::from);
     let version = match envelope.get("schemaVersion") {
         None => return corrupt("schemaVersion", "missing field `schemaVersion`", cwd),
-        Some(version) => version.as_u64().or_else(|| {
+        Some(version) => version.as_i64().or_else(|| {
             version
                 .as_f64()
-                .filter(|v| (0.0..=9_007_199_254_740_992.0).contains(v) && (*v as u64) as f64 == *v)
-                .map(|v| v as u64)
+                .filter(|v| {
+                    (-9_007_199_254_740_992.0..=9_007_199_254_740_992.0).contains(v)
+                        && (*v as i64) as f64 == *v
+                })
+                .map(|v| v as i64)
         }),
     };
     if version != Some(1) {
@@ -1182,9 +1185,13 @@ cases! {
 
         fn an_unsupported_version_is_a_whole_number() {
             rejects::<SessionLoadOutcome>(
-                r#"{"status":"unsupported","schemaVersion":-1}"#,
-                "invalid value",
+                r#"{"status":"unsupported","schemaVersion":1.5}"#,
+                "invalid type",
             );
+            // A negative one is whole: the outcome carries it as the decoder reported it.
+            let negative: SessionLoadOutcome =
+                serde_json::from_str(r#"{"status":"unsupported","schemaVersion":-1}"#).expect("decodes");
+            assert!(matches!(negative, SessionLoadOutcome::Unsupported { schema_version: Some(-1), .. }));
             rejects::<SessionLoadOutcome>(
                 r#"{"status":"valid","record":{"id":"s"}}"#,
                 "missing field `cwd`",
@@ -1379,6 +1386,11 @@ cases! {
             assert_eq!(unsupported(load(worded)), (None, Some(s("/work/next"))));
             let old = br#"{"schemaVersion":0,"record":5}"#;
             assert_eq!(unsupported(load(old)), (Some(0), None));
+            // A negative version is reported as written, as a float too when it is whole.
+            let negative = br#"{"schemaVersion":-1,"record":{"cwd":"/w"}}"#;
+            assert_eq!(unsupported(load(negative)), (Some(-1), Some(s("/w"))));
+            assert_eq!(unsupported(load(br#"{"schemaVersion":-2.0,"record":5}"#)), (Some(-2), None));
+            assert_eq!(unsupported(load(br#"{"schemaVersion":-1.5,"record":5}"#)), (None, None));
             // `1.0` is the current version written as a float.
             let float = String::from_utf8(stored(r#""messages":[]"#))
                 .expect("utf-8")

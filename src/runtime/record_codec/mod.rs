@@ -212,49 +212,51 @@ pub fn decode_session_record_within(
     });
     let outcome = match version {
         None => corrupt("schemaVersion", "missing field `schemaVersion`", cwd),
-        Some(Some(SESSION_RECORD_SCHEMA_VERSION)) => match record {
-            Some(record) if first_byte(text, &record.node.span) == b'{' => {
-                // The spans no decoder reads whole: the other members of the envelope, an
-                // earlier `record`, and (when the record fails) its failing members and
-                // elements and those no decode reached.
-                let mut unread: Vec<Range<usize>> = envelope
-                    .iter()
-                    .map(|member| member.value.clone())
-                    .chain(records.iter().map(|record| record.node.span.clone()))
-                    .collect();
-                let outcome = match decode_members_unread(
-                    text,
-                    &record.node,
-                    RECORD,
-                    Some(stored_id),
-                    limits,
-                    &mut unread,
-                ) {
-                    Ok(record) => SessionRecordDecodeOutcome::Valid {
-                        record: Box::new(record),
-                    },
-                    Err(issues) => SessionRecordDecodeOutcome::Corrupt { issues, cwd },
-                };
-                // serde_json read the rest strictly, as the outline did the structure around
-                // it: the text is JSON a parse accepts when it is plain and the spans no
-                // decoder read are JSON serde_json skips.
-                let rest = unread
-                    .iter()
-                    .all(|span| text.get(span.clone()).is_some_and(skips));
-                if plain && rest {
-                    return outcome;
+        Some(Some(version)) if u64::try_from(version) == Ok(SESSION_RECORD_SCHEMA_VERSION) => {
+            match record {
+                Some(record) if first_byte(text, &record.node.span) == b'{' => {
+                    // The spans no decoder reads whole: the other members of the envelope, an
+                    // earlier `record`, and (when the record fails) its failing members and
+                    // elements and those no decode reached.
+                    let mut unread: Vec<Range<usize>> = envelope
+                        .iter()
+                        .map(|member| member.value.clone())
+                        .chain(records.iter().map(|record| record.node.span.clone()))
+                        .collect();
+                    let outcome = match decode_members_unread(
+                        text,
+                        &record.node,
+                        RECORD,
+                        Some(stored_id),
+                        limits,
+                        &mut unread,
+                    ) {
+                        Ok(record) => SessionRecordDecodeOutcome::Valid {
+                            record: Box::new(record),
+                        },
+                        Err(issues) => SessionRecordDecodeOutcome::Corrupt { issues, cwd },
+                    };
+                    // serde_json read the rest strictly, as the outline did the structure around
+                    // it: the text is JSON a parse accepts when it is plain and the spans no
+                    // decoder read are JSON serde_json skips.
+                    let rest = unread
+                        .iter()
+                        .all(|span| text.get(span.clone()).is_some_and(skips));
+                    if plain && rest {
+                        return outcome;
+                    }
+                    outcome
                 }
-                outcome
+                Some(record) => {
+                    let message = format!(
+                        "invalid type: {}, expected a session record (an object)",
+                        describe_text(text, &record.node.span, limits.echo)
+                    );
+                    corrupt(RECORD, message, cwd)
+                }
+                None => corrupt(RECORD, "missing field `record`", cwd),
             }
-            Some(record) => {
-                let message = format!(
-                    "invalid type: {}, expected a session record (an object)",
-                    describe_text(text, &record.node.span, limits.echo)
-                );
-                corrupt(RECORD, message, cwd)
-            }
-            None => corrupt(RECORD, "missing field `record`", cwd),
-        },
+        }
         Some(schema_version) => SessionRecordDecodeOutcome::Unsupported {
             schema_version,
             cwd,
@@ -363,15 +365,17 @@ fn envelope_cwd(text: &str, envelope: &[Member<'_>], record: Option<&Child<'_>>)
 }
 
 /// A declared version as a whole number (`1` and `1.0` alike), or `None`.
-fn whole_number(value: &Value) -> Option<u64> {
+fn whole_number(value: &Value) -> Option<i64> {
     let Value::Number(number) = value else {
         return None;
     };
-    if let Some(whole) = number.as_u64() {
+    if let Some(whole) = number.as_i64() {
         return Some(whole);
     }
     let float = number.as_f64()?;
-    // Casts saturate; the comparison keeps only exact whole values in range.
-    let whole = float as u64;
-    ((0.0..=9_007_199_254_740_992.0).contains(&float) && whole as f64 == float).then_some(whole)
+    // Casts saturate; the comparison keeps only exact whole values in range (JavaScript's safe
+    // integers, the versions a TypeScript writer can state exactly).
+    let whole = float as i64;
+    ((-9_007_199_254_740_992.0..=9_007_199_254_740_992.0).contains(&float) && whole as f64 == float)
+        .then_some(whole)
 }

@@ -57,12 +57,13 @@ pub enum SessionRecordDecodeOutcome {
     },
     /// The envelope declares a version this build does not read.
     Unsupported {
-        /// The declared version, when it is a whole number.
+        /// The declared version, when it is a whole number (negative ones included: a
+        /// corrupted or hostile envelope's `-1` is reported as written).
         #[cfg_attr(
             feature = "serde",
             serde(default, skip_serializing_if = "Option::is_none")
         )]
-        schema_version: Option<u64>,
+        schema_version: Option<i64>,
         /// The record's `cwd`, when it could be read from the bytes.
         #[cfg_attr(
             feature = "serde",

@@ -164,10 +164,10 @@ pub enum SessionLoadOutcome {
     },
     /// Stored by a build whose envelope version this one does not read.
     Unsupported {
-        /// The version the envelope declares, when it is an unsigned integer; absent when the
-        /// declared version is not one.
+        /// The version the envelope declares, when it is a whole number (negative ones
+        /// included); absent when the declared version is not one.
         #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
-        schema_version: Option<u64>,
+        schema_version: Option<i64>,
         /// The record's workspace directory, read best-effort from the stored bytes.
         #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
         cwd: Option<String>,
