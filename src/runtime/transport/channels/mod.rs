@@ -24,6 +24,13 @@
 //! (docs/decisions/payload-channels-zero-copy.md). There are no handler callbacks: the host
 //! dispatches the delivered frames. No interior mutability, no clock, no `Send` bound.
 //!
+//! An event body is a [`Value`](crate::agent_core::Value). Encoding one received from a peer
+//! gives its bytes back unchanged only with the crate's `std` feature, which keeps the members
+//! of every object in the order they were read (serde_json's `preserve_order`); without `std`
+//! they come back sorted by name. `transport-runtime` does not turn `std` on, since a
+//! microcontroller has none: a host that relays or signs a peer's event bodies turns it on
+//! (docs/decisions/member-order.md).
+//!
 //! Where the crate departs from the reference (interop README, departures 3 to 5):
 //!
 //! * a channel name is checked when it is declared ([`ChannelName`](crate::transport::channels::ChannelName)),
