@@ -383,20 +383,31 @@ mod member_decoder {
         };
         // The last occurrence of each declared member; the rest are `extra`.
         let mut slots: [Option<&Node<'_>>; 22] = [None; 22];
-        let mut extra = Vec::new();
-        // Earlier occurrences of a repeated declared member: read by no decoder.
-        let mut unread = Vec::new();
         for member in written {
             let name = member.name.as_deref().unwrap_or_default();
-            match RECORD_MEMBERS.iter().position(|known| *known == name) {
-                Some(index) => {
-                    if let Some(earlier) = slots[index].replace(&member.node) {
-                        unread.push((index, &earlier.span));
-                    }
-                }
-                None => extra.push((name, &member.node.span)),
+            if let Some(index) = RECORD_MEMBERS.iter().position(|known| *known == name) {
+                slots[index] = Some(&member.node);
             }
         }
+        // The members no slot holds, found again from the outline rather than listed (a record
+        // of many members would otherwise keep a second list as long as the outline): the
+        // undeclared ones (`extra`) and the earlier occurrences of a repeated declared one,
+        // read by no decoder (`unread`, with the index of their name).
+        let kept_slots = slots;
+        let extra = || {
+            written.iter().filter_map(|member| {
+                let name = member.name.as_deref().unwrap_or_default();
+                (!RECORD_MEMBERS.contains(&name)).then_some((name, &member.node.span))
+            })
+        };
+        let unread = || {
+            written.iter().filter_map(move |member| {
+                let name = member.name.as_deref().unwrap_or_default();
+                let index = RECORD_MEMBERS.iter().position(|known| *known == name)?;
+                let last = kept_slots[index].is_some_and(|kept| core::ptr::eq(kept, &member.node));
+                (!last).then_some((index, &member.node.span))
+            })
+        };
         let mut read = Members {
             text,
             slots,
@@ -442,8 +453,8 @@ mod member_decoder {
                 (id, cwd, created_at, updated_at, messages, issues.is_empty())
             else {
                 unread_spans.append(&mut read.failed);
-                unread_spans.extend(extra.iter().map(|(_, span)| (*span).clone()));
-                unread_spans.extend(unread.iter().map(|(_, span)| (*span).clone()));
+                unread_spans.extend(extra().map(|(_, span)| span.clone()));
+                unread_spans.extend(unread().map(|(_, span)| span.clone()));
                 return Err(issues);
             };
             // Members and elements that decoded only from their canonical text (a repeated name,
@@ -451,27 +462,23 @@ mod member_decoder {
             // occurrence dropped may not be JSON.
             unread_spans.append(&mut read.failed);
 
-            let extra_spans: Vec<Range<usize>> =
-                extra.iter().map(|(_, span)| (*span).clone()).collect();
-            let unread_at: Vec<Range<usize>> =
-                unread.iter().map(|(_, span)| (*span).clone()).collect();
             let mut kept = ValueMap::new();
             let mut unreadable = Vec::new();
-            for (name, span) in extra {
+            for (name, span) in extra() {
                 match serde_json::from_str::<Value>(&text[span.clone()]) {
                     Ok(value) => drop(kept.insert(String::from(name), value)),
                     Err(error) => unreadable.push((member_path(prefix, name), error)),
                 }
             }
             // Text that is not JSON is not a record, though no decoder read it.
-            for (index, span) in unread {
+            for (index, span) in unread() {
                 if let Err(error) = serde_json::from_str::<IgnoredAny>(&text[span.clone()]) {
                     unreadable.push((member_path(prefix, RECORD_MEMBERS[index]), error));
                 }
             }
             if !unreadable.is_empty() {
-                unread_spans.extend(extra_spans);
-                unread_spans.extend(unread_at);
+                unread_spans.extend(extra().map(|(_, span)| span.clone()));
+                unread_spans.extend(unread().map(|(_, span)| span.clone()));
                 for (path, error) in unreadable {
                     read.add(path, message(&error, read.limits.echo));
                 }
