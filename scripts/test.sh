@@ -101,14 +101,15 @@ step_lint() {
 step_bare() {
     need_targets
     need_hack
-    local target feature tree
-    for target in "${BARE_TARGETS[@]}"; do
-        step "cargo hack: each feature alone on $target"
-        # std and the file medium need an operating system (build.rs refuses them there).
-        cargo bare-check --target "$target"
-        step "every no_std piece with its doubles on $target: full,defmt,testing"
-        cargo check --target "$target" --no-default-features --features full,defmt,testing
-    done
+    local target feature tree targets=()
+    for target in "${BARE_TARGETS[@]}"; do targets+=(--target "$target"); done
+    # All four targets in one cargo run per feature set: a feature alone rebuilds only this
+    # crate, one compiler process a target, so four of them keep both cores busy.
+    step "cargo hack: each feature alone on ${BARE_TARGETS[*]}"
+    # std and the file medium need an operating system (build.rs refuses them there).
+    cargo bare-check "${targets[@]}"
+    step "every no_std piece with its doubles on ${BARE_TARGETS[*]}: full,defmt,testing"
+    cargo check "${targets[@]}" --no-default-features --features full,defmt,testing
 
     step "the std-only pieces alone on the host: std, record-store-fs"
     for feature in std record-store-fs; do
@@ -144,14 +145,25 @@ step_bare() {
 step_pairs() {
     need_hack
     # A dependent that enables a family with `serde` (or a family with its `testing` suites)
-    # builds a set no other step builds alone; a warning there is one the dependent sees. Its
-    # own target directory: RUSTFLAGS would otherwise rebuild the main one's dependencies.
-    local with
-    for with in serde testing; do
-        step "cargo hack: each feature with $with, warnings denied"
-        RUSTFLAGS="-D warnings" CARGO_TARGET_DIR=target/pairs \
-            cargo hack check --each-feature --exclude-features default,full --features "$with"
-    done
+    # builds a set no other step builds alone; a warning there is one the dependent sees. The
+    # two sweeps run side by side (each is one compiler process at a time, so together they keep
+    # both cores busy), each in its own target directory: RUSTFLAGS would otherwise rebuild the
+    # main one's dependencies. The `testing` sweep's log prints when both are done.
+    local log=target/pairs-testing.log status=0
+    mkdir -p target
+    step "cargo hack: each feature with serde and, beside it, each feature with testing; warnings denied"
+    pairs_sweep testing >"$log" 2>&1 &
+    local testing_pid=$!
+    pairs_sweep serde || status=$?
+    wait "$testing_pid" || status=$?
+    echo "---- each feature with testing ($log)"
+    cat "$log"
+    return "$status"
+}
+
+pairs_sweep() {
+    RUSTFLAGS="-D warnings" CARGO_TARGET_DIR="target/pairs-$1" \
+        cargo hack check --each-feature --exclude-features default,full --features "$1"
 }
 
 step_host() {
