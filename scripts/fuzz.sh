@@ -14,7 +14,7 @@
 # docs/decisions/fuzzing.md says what is fuzzed and what a crash means.
 #
 # Environment: FUZZ_SANITIZER (default `none`; `address` for ASan), FUZZ_JOBS (build jobs,
-# default 2).
+# default 2), FUZZ_PARALLEL (targets run at once, default one per core).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -129,20 +129,16 @@ golden_seeds() {
 }
 
 # ---------------------------------------------------------------- run
-LOG_DIR="$ROOT/fuzz/target/logs"
-mkdir -p "$LOG_DIR"
-FAILED=()
-SUMMARY=()
-for target in "${TARGETS[@]}"; do
-    step "fuzz $target for ${SECONDS_PER_TARGET}s"
+# One target: its summary line in $LOG_DIR/<target>.line, and <target>.crash when it failed.
+fuzz_one() {
+    local target=$1 log="$LOG_DIR/$1.log" status=0 inputs extra execs final rate line artifact
     golden_seeds "$target"
     mkdir -p "fuzz/corpus/$target" "fuzz/artifacts/$target"
     inputs=("fuzz/corpus/$target")
     for extra in "fuzz/seeds/$target" "fuzz/corpus/$target.golden" "fuzz/regressions/$target"; do
         if [ -d "$extra" ] && [ -n "$(ls -A "$extra")" ]; then inputs+=("$extra"); fi
     done
-    log="$LOG_DIR/$target.log"
-    status=0
+    rm -f "$LOG_DIR/$target.crash"
     timeout $((SECONDS_PER_TARGET * 2 + 120)) "$BIN_DIR/$target" \
         -max_total_time="$SECONDS_PER_TARGET" -rss_limit_mb=2048 -timeout=10 \
         -print_final_stats=1 -artifact_prefix="fuzz/artifacts/$target/" \
@@ -153,14 +149,51 @@ for target in "${TARGETS[@]}"; do
     line=$(printf '%-24s execs %-9s %-9s exec/s  %s' "$target" "${execs:-?}" "${rate:-?}" "${final:-no coverage line}")
     if [ $status -ne 0 ]; then
         artifact=$(grep -oE "(Test unit written to|written to) [^ ]+" "$log" | tail -1 | awk '{print $NF}' || true)
-        echo "CRASH (exit $status): ${artifact:-no artifact written}"
-        grep -m1 -A4 -E "panicked at|ERROR: libFuzzer" "$log" || true
-        echo "log: $log"
-        FAILED+=("$target ${artifact:-(see $log)}")
+        {
+            echo "CRASH (exit $status): ${artifact:-no artifact written}"
+            grep -m1 -A4 -E "panicked at|ERROR: libFuzzer" "$log" || true
+            echo "log: $log"
+        } >"$LOG_DIR/$target.crash"
+        echo "$target ${artifact:-(see $log)}" >>"$LOG_DIR/$target.crash"
         line="$line  CRASH ${artifact:-}"
     fi
-    echo "$line"
-    SUMMARY+=("$line")
+    echo "$line" >"$LOG_DIR/$target.line"
+}
+
+# FUZZ_PARALLEL targets at a time (default: one per core): each libFuzzer process is one
+# thread, so on two cores two targets get their full time in half the wall-clock time.
+LOG_DIR="$ROOT/fuzz/target/logs"
+mkdir -p "$LOG_DIR"
+PARALLEL=${FUZZ_PARALLEL:-$(nproc 2>/dev/null || echo 1)}
+step "fuzz ${#TARGETS[@]} target(s) for ${SECONDS_PER_TARGET}s each, $PARALLEL at a time"
+running=0
+for target in "${TARGETS[@]}"; do rm -f "$LOG_DIR/$target.line"; done
+for target in "${TARGETS[@]}"; do
+    if [ "$running" -ge "$PARALLEL" ]; then
+        # A target that fails leaves no .line file (or a .crash one); its status is not needed.
+        wait -n || true
+        running=$((running - 1))
+    fi
+    echo "fuzz $target"
+    fuzz_one "$target" &
+    running=$((running + 1))
+done
+wait || true
+FAILED=()
+SUMMARY=()
+for target in "${TARGETS[@]}"; do
+    if [ ! -f "$LOG_DIR/$target.line" ]; then
+        echo "no result for $target" >&2
+        FAILED+=("$target (no result)")
+        continue
+    fi
+    SUMMARY+=("$(cat "$LOG_DIR/$target.line")")
+    if [ -f "$LOG_DIR/$target.crash" ]; then
+        echo
+        echo "==> $target"
+        head -n -1 "$LOG_DIR/$target.crash"
+        FAILED+=("$(tail -1 "$LOG_DIR/$target.crash")")
+    fi
 done
 
 step "summary (${SECONDS_PER_TARGET}s per target)"
