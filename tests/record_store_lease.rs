@@ -4,8 +4,8 @@
 //! claims over at once, and writers racing for one lapsed claim never both get it. Each case
 //! runs on the memory medium and on the file medium.
 //!
-//! Every case has its own clock: a static the test moves, read through the `fn() -> u64` the
-//! store's [`Lease`] is given (the crate reads no clock of its own).
+//! Every case has its own clock the test moves (a static, or a counter a closure captures), read
+//! through the closure the store's [`Lease`] is given (the crate reads no clock of its own).
 extern crate alloc;
 
 #[macro_use]
@@ -172,23 +172,26 @@ fn a_store_dropped_without_release_frees_what_it_claimed() {
     });
 }
 
-static CRASH_CLOCK: AtomicU64 = AtomicU64::new(0);
-
 #[test]
 fn a_crashed_writers_claim_is_taken_over_once_its_lease_lapses_and_not_before() {
-    let lease = Lease::new(LEASE_MS, || CRASH_CLOCK.load(Ordering::SeqCst));
+    // The clock is a closure over the host's own state (a shared counter here), not a static.
+    let clock = Arc::new(AtomicU64::new(0));
+    let lease = || {
+        let clock = Arc::clone(&clock);
+        Lease::new(LEASE_MS, move || clock.load(Ordering::SeqCst))
+    };
     on_each_medium(|store| {
-        CRASH_CLOCK.store(1_000, Ordering::SeqCst);
-        let a = store("host-a", Some(lease));
+        clock.store(1_000, Ordering::SeqCst);
+        let a = store("host-a", Some(lease()));
         assert_eq!(a.save("s1"), SaveOutcome::Saved);
         std::mem::forget(a); // A crash: no destructor runs, the marker stays.
 
-        let b = store("host-b", Some(lease));
-        CRASH_CLOCK.store(1_000 + LEASE_MS - 1, Ordering::SeqCst);
+        let b = store("host-b", Some(lease()));
+        clock.store(1_000 + LEASE_MS - 1, Ordering::SeqCst);
         assert_eq!(b.held_by("s1"), writer("host-a"));
         assert_eq!(b.save("s1"), HAS_WRITER);
         // Lapsed: taken over in one compare-and-swap, and the record is whole.
-        CRASH_CLOCK.store(1_000 + LEASE_MS, Ordering::SeqCst);
+        clock.store(1_000 + LEASE_MS, Ordering::SeqCst);
         b.resumes("s1");
         assert_eq!(b.writer_of("s1"), RecordWriter::ThisStore);
         std::mem::forget(b);
@@ -212,11 +215,11 @@ static RENEW_CLOCK: AtomicU64 = AtomicU64::new(0);
 
 #[test]
 fn a_renewed_lease_holds_and_a_writer_that_lost_its_lease_is_told() {
-    let lease = Lease::new(LEASE_MS, || RENEW_CLOCK.load(Ordering::SeqCst));
+    let lease = || Lease::new(LEASE_MS, || RENEW_CLOCK.load(Ordering::SeqCst));
     on_each_medium(|store| {
         RENEW_CLOCK.store(0, Ordering::SeqCst);
-        let a = store("host-a", Some(lease));
-        let b = store("host-b", Some(lease));
+        let a = store("host-a", Some(lease()));
+        let b = store("host-b", Some(lease()));
         assert_eq!(a.save("s1"), SaveOutcome::Saved);
         // Within the first half, nothing is renewed; past it, a save renews.
         RENEW_CLOCK.store(6_000, Ordering::SeqCst);
@@ -239,14 +242,14 @@ static LOST_CLOCK: AtomicU64 = AtomicU64::new(0);
 
 #[test]
 fn renew_names_the_claims_another_writer_took_over() {
-    let lease = Lease::new(LEASE_MS, || LOST_CLOCK.load(Ordering::SeqCst));
+    let lease = || Lease::new(LEASE_MS, || LOST_CLOCK.load(Ordering::SeqCst));
     on_each_medium(|store| {
         LOST_CLOCK.store(0, Ordering::SeqCst);
-        let a = store("host-a", Some(lease));
+        let a = store("host-a", Some(lease()));
         assert_eq!(a.save("s1"), SaveOutcome::Saved);
         assert_eq!(a.save("s2"), SaveOutcome::Saved);
         LOST_CLOCK.store(LEASE_MS, Ordering::SeqCst);
-        let b = store("host-b", Some(lease));
+        let b = store("host-b", Some(lease()));
         b.resumes("s1");
         assert_eq!(a.renew(), vec![rid("s1")]);
         assert_eq!(a.writer_of("s2"), RecordWriter::ThisStore);
@@ -293,17 +296,17 @@ fn a_restart_under_the_same_writer_id_resumes_its_claims() {
 #[test]
 fn a_lease_needs_a_writer_id_that_leaves_room_for_it() {
     let medium = MemoryMedium::new();
-    let lease = Lease::new(LEASE_MS, || 0);
+    let lease = || Lease::new(LEASE_MS, || 0);
     let longest = "w".repeat(Lease::MAX_WRITER_LEN);
     assert!(
         RecordStore::new(&medium, Unsealed, writer(&longest))
-            .with_lease(lease)
+            .with_lease(lease())
             .is_ok()
     );
     let longer = format!("{longest}w");
-    let refused = RecordStore::new(&medium, Unsealed, writer(&longer)).with_lease(lease);
+    let refused = RecordStore::new(&medium, Unsealed, writer(&longer)).with_lease(lease());
     assert_eq!(refused.err(), Some(WriterIdError::TooLong));
-    let tagged = RecordStore::new(&medium, Unsealed, writer("a lease-until=5")).with_lease(lease);
+    let tagged = RecordStore::new(&medium, Unsealed, writer("a lease-until=5")).with_lease(lease());
     assert_eq!(tagged.err(), Some(WriterIdError::LeaseSuffix));
 }
 
@@ -311,12 +314,12 @@ static RACE_CLOCK: AtomicU64 = AtomicU64::new(0);
 
 #[test]
 fn writers_racing_for_one_lapsed_claim_never_both_get_it() {
-    let lease = Lease::new(LEASE_MS, || RACE_CLOCK.load(Ordering::SeqCst));
+    let lease = || Lease::new(LEASE_MS, || RACE_CLOCK.load(Ordering::SeqCst));
     let dir = TempDir::new("lease-race");
     let open = |id: &str| {
         let medium = FileMedium::open(dir.path()).expect("the directory opens");
         RecordStore::new(medium, Unsealed, writer(id))
-            .with_lease(lease)
+            .with_lease(lease())
             .expect("a short id")
     };
     for round in 0..8u64 {

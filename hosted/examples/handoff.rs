@@ -155,7 +155,6 @@ fn main() -> Result<()> {
         Sealing,
         || true,
         SaveInto(desktop_store),
-        || 1_764_666_060_000_u64,
         "desktop",
     ));
     let mut frames = wire.0.take();
@@ -169,7 +168,8 @@ fn main() -> Result<()> {
         let state = report.expect("the manifest came first").state;
         println!("desktop <- chunk of {} bytes: {state}", text.len());
     }
-    let report = block_on(desktop.commit()).expect("the credential and the disk answer");
+    let report =
+        block_on(desktop.commit(1_764_666_060_000)).expect("the credential and the disk answer");
     assert_eq!(report.state, DestinationState::Committed);
     println!("desktop store: {id} saved and claimed");
 

@@ -968,12 +968,15 @@ fn check_source(name: &str, input: &Value, output: &Value) -> usize {
     departures
 }
 
-type StandInDestination = HandoffDestination<StandIn, Configured, Configured, fn() -> u64>;
+/// The clock the vectors were recorded with (`config.now`): every commit passes it.
+const RECORDED_NOW_MS: u64 = 1234;
+
+type StandInDestination = HandoffDestination<StandIn, Configured, Configured>;
 
 fn check_destination(name: &str, input: &Value, output: &Value) -> usize {
     let effects = Effects::default();
     let config = &input["config"];
-    assert_eq!(config["now"], 1234);
+    assert_eq!(config["now"], RECORDED_NOW_MS);
     let mut destination: StandInDestination =
         HandoffDestination::new(HandoffDestinationOptions::new(
             StandIn {
@@ -990,7 +993,6 @@ fn check_destination(name: &str, input: &Value, output: &Value) -> usize {
                 call: "persist",
                 answer: config["persist"].clone(),
             },
-            (|| 1234) as fn() -> u64,
             "desktop".to_string(),
         ));
     let mut departures = 0;
@@ -1038,7 +1040,7 @@ fn check_destination(name: &str, input: &Value, output: &Value) -> usize {
                 }
                 Value::Array(results)
             }
-            "commit" => match support::block_on(destination.commit()) {
+            "commit" => match support::block_on(destination.commit(RECORDED_NOW_MS)) {
                 Ok(report) => resolves(json(&report)),
                 Err(
                     DestinationCommitError::Credential(error)
@@ -1123,7 +1125,6 @@ fn check_end_to_end(name: &str, input: &Value, output: &Value) {
                 call: "persist",
                 answer: Value::Bool(true),
             },
-            (|| 1234) as fn() -> u64,
             "desktop".to_string(),
         ));
     let request: HandoffManifestRequest = typed(&input["request"]).expect("a request");
@@ -1153,7 +1154,7 @@ fn check_end_to_end(name: &str, input: &Value, output: &Value) {
     assert_same(name, &Value::Array(reports), &output["destinationReports"]);
     assert_same(
         name,
-        &json(&support::block_on(destination.commit()).expect("commits")),
+        &json(&support::block_on(destination.commit(RECORDED_NOW_MS)).expect("commits")),
         &output["destinationCommit"],
     );
     let ack = destination.acknowledgement().expect("an ack").clone();

@@ -504,15 +504,15 @@ impl HandoffRecordPersister for Port {
     }
 }
 
-type Clock = fn() -> u64;
-type Destination = HandoffDestination<Host, Port, Port, Clock>;
+/// The host's clock at every commit of these cases.
+const NOW_MS: u64 = 1234;
+type Destination = HandoffDestination<Host, Port, Port>;
 
 fn new_destination(log: &Log, credential: &[Answer], persist: &[Answer]) -> Destination {
     HandoffDestination::new(HandoffDestinationOptions::new(
         host(log),
         port(log, "credential", credential),
         port(log, "persist", persist),
-        (|| 1234) as Clock,
         "desktop",
     ))
 }
@@ -1860,7 +1860,7 @@ cases! {
             assert!(destination.live_record().is_none(), "staged is not live");
             assert!(destination.acknowledgement().is_none());
             assert_eq!(
-                block_on(destination.commit()),
+                block_on(destination.commit(NOW_MS)),
                 Ok(report(DestinationState::Committed))
             );
             assert_eq!(entries(&log)[7..], [s("credential"), s("persist")]);
@@ -1875,7 +1875,7 @@ cases! {
                 "the live record"
             );
             assert!(destination.is_live());
-            let again = block_on(destination.commit()).expect("an answer");
+            let again = block_on(destination.commit(NOW_MS)).expect("an answer");
             assert_eq!(
                 again.detail.as_deref(),
                 Some(
@@ -2013,7 +2013,7 @@ cases! {
                 );
                 assert!(logged(&log, "decode"));
                 assert_eq!(
-                    block_on(destination.commit()).expect("an answer").state,
+                    block_on(destination.commit(NOW_MS)).expect("an answer").state,
                     DestinationState::Discarded
                 );
                 assert!(!logged(&log, "credential"));
@@ -2033,7 +2033,7 @@ cases! {
                     "chunk refused: wrong-handoff"
                 ))
             );
-            let refused = block_on(destination.commit()).expect("an answer");
+            let refused = block_on(destination.commit(NOW_MS)).expect("an answer");
             assert_eq!(
                 refused,
                 DestinationReport {
@@ -2049,7 +2049,7 @@ cases! {
         fn duplicates_are_harmless_and_commit_needs_a_staged_transfer() {
             let log = Log::default();
             let mut destination = new_destination(&log, &[Answer::Yes], &[Answer::Yes]);
-            let idle = block_on(destination.commit()).expect("an answer");
+            let idle = block_on(destination.commit(NOW_MS)).expect("an answer");
             assert_eq!(
                 idle.detail.as_deref(),
                 Some("commit refused: a transfer in state 'idle' has nothing verified to commit")
@@ -2065,7 +2065,7 @@ cases! {
                 destination.receive_chunk(&chunks[0]),
                 Ok(report(DestinationState::Receiving))
             );
-            let receiving = block_on(destination.commit()).expect("an answer");
+            let receiving = block_on(destination.commit(NOW_MS)).expect("an answer");
             assert_eq!(receiving.state, DestinationState::Receiving);
             assert!(!logged(&log, "credential"));
             assert_eq!(
@@ -2078,7 +2078,7 @@ cases! {
             let log = Log::default();
             let mut destination = staged(&log, &[Answer::No], &[Answer::Yes]);
             assert_eq!(
-                block_on(destination.commit()),
+                block_on(destination.commit(NOW_MS)),
                 Ok(discarded(
                     HandoffRefusal::DestinationCannotResume,
                     NO_CREDENTIAL_DETAIL
@@ -2097,7 +2097,7 @@ cases! {
             let log = Log::default();
             let mut destination = staged(&log, &[Answer::Yes], &[Answer::No]);
             assert_eq!(
-                block_on(destination.commit()),
+                block_on(destination.commit(NOW_MS)),
                 Ok(discarded(
                     HandoffRefusal::DestinationCannotResume,
                     NOT_WRITTEN_DETAIL
@@ -2122,7 +2122,7 @@ cases! {
                 &[Answer::Fails, Answer::Yes],
             );
             let before = destination.report().clone();
-            let error = block_on(destination.commit()).expect_err("the resolver fails");
+            let error = block_on(destination.commit(NOW_MS)).expect_err("the resolver fails");
             assert_eq!(
                 error,
                 DestinationCommitError::Credential(Failure("keychain locked"))
@@ -2136,7 +2136,7 @@ cases! {
                 (destination.state(), destination.report()),
                 (DestinationState::Staged, &before)
             );
-            let error = block_on(destination.commit()).expect_err("the persister fails");
+            let error = block_on(destination.commit(NOW_MS)).expect_err("the persister fails");
             assert!(matches!(error, DestinationCommitError::Persist(_)));
             assert_eq!(
                 (destination.state(), destination.report()),
@@ -2144,7 +2144,7 @@ cases! {
             );
             assert!(destination.acknowledgement().is_none());
             assert_eq!(
-                block_on(destination.commit()),
+                block_on(destination.commit(NOW_MS)),
                 Ok(report(DestinationState::Committed)),
                 "a retry commits"
             );
@@ -2193,7 +2193,7 @@ cases! {
                 report(DestinationState::Staged)
             );
             assert_eq!(
-                block_on(destination.commit()),
+                block_on(destination.commit(NOW_MS)),
                 Ok(report(DestinationState::Committed))
             );
         }
@@ -2218,7 +2218,7 @@ cases! {
                 accepted,
                 "after staging chunks are ignored"
             );
-            let _ = block_on(destination.commit());
+            let _ = block_on(destination.commit(NOW_MS));
             let refused = destination.receive_manifest(manifest);
             assert_eq!(refused.state, DestinationState::Committed);
             assert_eq!(
@@ -2269,7 +2269,7 @@ cases! {
             );
             assert!(source.is_authoritative() && !destination.is_live());
             assert_eq!(
-                block_on(destination.commit()),
+                block_on(destination.commit(NOW_MS)),
                 Ok(report(DestinationState::Committed))
             );
             let ack_sent = destination.acknowledgement().expect("an ack").clone();
@@ -2575,7 +2575,7 @@ cases! {
                             }
                         }
                         22..=25 => {
-                            let answer = block_on(destination.commit());
+                            let answer = block_on(destination.commit(NOW_MS));
                             match answer {
                                 Ok(report)
                                     if report.state == DestinationState::Committed

@@ -2,7 +2,9 @@
 //! crashed writer's records can be taken over once its lease lapses, and the text a leased
 //! marker is stored as.
 
+use alloc::boxed::Box;
 use alloc::format;
+use core::fmt;
 
 use super::medium::{WriterId, WriterIdError};
 
@@ -22,19 +24,31 @@ const LEASE_SUFFIX_MAX: usize = LEASE_TAG.len() + 20;
 /// every save) once half of it has run, so a writer that saves more often than every half lease
 /// never loses its records; one that may sit idle longer renews with
 /// [`RecordStore::renew`](super::RecordStore::renew).
-#[derive(Clone, Copy, Debug)]
+///
+/// The lease holds the host's clock because the store reads the time inside its port's `load`
+/// and `save`, whose contract carries none; every call of the crate's own machines takes the
+/// host's `now_ms` instead (`docs/decisions/host-tasks.md`).
 pub struct Lease {
     duration_ms: u64,
-    now_ms: fn() -> u64,
+    now_ms: Box<dyn Fn() -> u64 + Send + Sync>,
+}
+
+impl fmt::Debug for Lease {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Lease")
+            .field("duration_ms", &self.duration_ms)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Lease {
-    /// A lease of `duration_ms` milliseconds, timed by the host's clock `now_ms`.
+    /// A lease of `duration_ms` milliseconds, timed by the host's clock `now_ms`: any function
+    /// or closure (`Send + Sync`, so that a store with a lease can still be shared by threads).
     #[must_use]
-    pub const fn new(duration_ms: u64, now_ms: fn() -> u64) -> Self {
+    pub fn new(duration_ms: u64, now_ms: impl Fn() -> u64 + Send + Sync + 'static) -> Self {
         Self {
             duration_ms,
-            now_ms,
+            now_ms: Box::new(now_ms),
         }
     }
 

@@ -727,6 +727,7 @@ impl<M: RecordMedium, S: RecordSeal, L: RawMutex> RecordStore<M, S, L> {
     fn marker_for(&self, writer: &WriterId, now_ms: u64) -> WriterId {
         let until = self
             .lease
+            .as_ref()
             .map(|lease| now_ms.saturating_add(lease.duration_ms()));
         let marker = Marker {
             writer: writer.clone(),
@@ -748,7 +749,7 @@ impl<M: RecordMedium, S: RecordSeal, L: RawMutex> RecordStore<M, S, L> {
     /// compare-and-swap when it is dead: its lease lapsed, or it names an earlier boot of this
     /// store's host. [`WriterMark::HeldBy`] names the other writer (without its lease).
     pub(crate) async fn mark(&self, id: &RecordId) -> Outcome<WriterMark, M> {
-        let now_ms = self.lease.map_or(0, |lease| lease.now_ms());
+        let now_ms = self.lease.as_ref().map_or(0, Lease::now_ms);
         let mine = self.marker_for(&self.writer, now_ms);
         let mut held_by = None;
         // A marker that changes under a takeover is looked at again, a few times.
@@ -798,7 +799,7 @@ impl<M: RecordMedium, S: RecordSeal, L: RawMutex> RecordStore<M, S, L> {
         if !self.is_own(&text) {
             return Ok(false);
         }
-        let now_ms = self.lease.map_or(0, |lease| lease.now_ms());
+        let now_ms = self.lease.as_ref().map_or(0, Lease::now_ms);
         let to = self.marker_for(to, now_ms);
         self.medium
             .transfer_writer(id, &text, &to)

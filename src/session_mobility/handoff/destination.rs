@@ -16,8 +16,8 @@
 //!   credential **first** (none → discard `destination-cannot-resume`), then persists (not on
 //!   disk → discard `destination-cannot-resume`, no acknowledgement), and only then becomes
 //!   `committed` and builds the acknowledgement `{handoffId, destinationDeviceId, persisted:
-//!   true, committedAt}` with the host's clock. The acknowledgement is built once and the same
-//!   one is read back every time.
+//!   true, committedAt}`, `committedAt` being the `now_ms` the host passed to `commit`. The
+//!   acknowledgement is built once and the same one is read back every time.
 //! - [`HandoffDestination::discard`] is refused once committed: this machine is live for the
 //!   session. Otherwise it drops the record and reports the refusal.
 //!
@@ -146,52 +146,35 @@ impl<F: Fn(&InteractiveSessionRecord) -> bool> HandoffRecordPersister for F {
     }
 }
 
-/// The host's clock (the destination's `now`): milliseconds since the Unix epoch. Any
-/// `Fn() -> u64` is one.
-pub trait HandoffClock {
-    /// Now, in milliseconds since the epoch.
-    fn now_ms(&self) -> u64;
-}
-
-impl<F: Fn() -> u64> HandoffClock for F {
-    fn now_ms(&self) -> u64 {
-        self()
-    }
-}
-
 /// What a destination is built from (`IHandoffDestinationOptions`).
 #[derive(Clone, Debug)]
 #[non_exhaustive]
-pub struct HandoffDestinationOptions<C, R, P, K> {
+pub struct HandoffDestinationOptions<C, R, P> {
     /// Verification, reassembly and decoding.
     pub composition: C,
     /// This machine's credential check.
     pub resolve_credential: R,
     /// The durable write.
     pub persist: P,
-    /// The clock of `committedAt`.
-    pub clock: K,
     /// This machine, named in the acknowledgement.
     pub device_id: String,
 }
 
-impl<C, R, P, K> HandoffDestinationOptions<C, R, P, K> {
+impl<C, R, P> HandoffDestinationOptions<C, R, P> {
     /// A destination that verifies, reassembles and decodes with `composition`, checks this
-    /// machine's credential with `resolve_credential`, writes durably with `persist`, stamps
-    /// `committedAt` from `clock` and names itself `device_id` in the acknowledgement.
+    /// machine's credential with `resolve_credential`, writes durably with `persist` and names
+    /// itself `device_id` in the acknowledgement.
     #[must_use]
     pub fn new(
         composition: C,
         resolve_credential: R,
         persist: P,
-        clock: K,
         device_id: impl Into<String>,
     ) -> Self {
         Self {
             composition,
             resolve_credential,
             persist,
-            clock,
             device_id: device_id.into(),
         }
     }
@@ -254,17 +237,16 @@ enum ChunkStep {
 }
 
 /// The destination of a hand-off (`HandoffDestination`); see the module docs.
-pub struct HandoffDestination<C: HandoffDestinationComposition, R, P, K> {
+pub struct HandoffDestination<C: HandoffDestinationComposition, R, P> {
     composition: C,
     resolver: R,
     persister: P,
-    clock: K,
     device_id: String,
     stage: Stage<C::Assembler>,
     report: DestinationReport,
 }
 
-impl<C: HandoffDestinationComposition, R, P, K> fmt::Debug for HandoffDestination<C, R, P, K> {
+impl<C: HandoffDestinationComposition, R, P> fmt::Debug for HandoffDestination<C, R, P> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("HandoffDestination")
             .field("device_id", &self.device_id)
@@ -273,20 +255,18 @@ impl<C: HandoffDestinationComposition, R, P, K> fmt::Debug for HandoffDestinatio
     }
 }
 
-impl<C, R, P, K> HandoffDestination<C, R, P, K>
+impl<C, R, P> HandoffDestination<C, R, P>
 where
     C: HandoffDestinationComposition,
     R: HandoffCredentialResolver,
     P: HandoffRecordPersister,
-    K: HandoffClock,
 {
     /// An idle destination.
-    pub fn new(options: HandoffDestinationOptions<C, R, P, K>) -> Self {
+    pub fn new(options: HandoffDestinationOptions<C, R, P>) -> Self {
         Self {
             composition: options.composition,
             resolver: options.resolve_credential,
             persister: options.persist,
-            clock: options.clock,
             device_id: options.device_id,
             stage: Stage::Idle,
             report: DestinationReport::of(DestinationState::Idle),
@@ -380,7 +360,8 @@ where
     }
 
     /// Commits a staged transfer (`commit`): the credential first, then the durable write, then
-    /// `committed` and the acknowledgement. From any other state the report says the commit was
+    /// `committed` and the acknowledgement, whose `committedAt` is `now_ms` (the host's clock,
+    /// milliseconds since the Unix epoch). From any other state the report says the commit was
     /// refused and nothing changes. A `false` from either port discards as
     /// `destination-cannot-resume` with no acknowledgement.
     ///
@@ -390,6 +371,7 @@ where
     /// stays `staged`, its report unchanged, and no acknowledgement exists (departure 12).
     pub async fn commit(
         &mut self,
+        now_ms: u64,
     ) -> Result<DestinationReport, DestinationCommitError<R::Error, P::Error>> {
         let Stage::Staged { record, .. } = &self.stage else {
             let state = self.stage.state();
@@ -421,11 +403,7 @@ where
         self.stage = match stage {
             Stage::Staged { manifest, record } => Stage::Committed {
                 record,
-                ack: HandoffCommitAck::new(
-                    manifest.handoff_id,
-                    self.device_id.clone(),
-                    self.clock.now_ms(),
-                ),
+                ack: HandoffCommitAck::new(manifest.handoff_id, self.device_id.clone(), now_ms),
             },
             other => other,
         };
@@ -433,7 +411,7 @@ where
     }
 }
 
-impl<C, R, P, K> HandoffDestination<C, R, P, K>
+impl<C, R, P> HandoffDestination<C, R, P>
 where
     C: HandoffDestinationComposition,
 {

@@ -63,7 +63,7 @@ pub use contracts::{
 };
 pub use destination::{
     COMMITTED_CANNOT_DISCARD_DETAIL, DestinationCommitError, DestinationReport, DestinationState,
-    HandoffClock, HandoffCredentialResolver, HandoffDestination, HandoffDestinationOptions,
+    HandoffCredentialResolver, HandoffDestination, HandoffDestinationOptions,
     HandoffRecordPersister, MAX_REPORTED_DECODE_ISSUES, NO_CREDENTIAL_DETAIL, NOT_JSON_DETAIL,
     NOT_WRITTEN_DETAIL, NoManifestReceived,
 };
