@@ -746,7 +746,12 @@ fn session_cache(dir: &std::path::Path) {
         block_on(cache.owner_of(&fork_id)),
         OwnerRow::Owned(Principal::new("alice").expect("not blank"))
     );
-    let fork = block_on(cache.acquire(Some(&fork_id), true, now_ms + 1)).expect("resumes");
+    let fork = block_on(cache.acquire(
+        Some(&fork_id),
+        AcquireOptions::new().require_existing(true),
+        now_ms + 1,
+    ))
+    .expect("resumes");
     println!(
         "forked `src` into `{fork_id}` ({} message(s), owner {:?})",
         fork.session.with(|record| record.messages.len()),
@@ -756,10 +761,9 @@ fn session_cache(dir: &std::path::Path) {
     // Wake: the tools' effects are known; which calls had started is not (the process died).
     let effects = std::collections::BTreeMap::from([("write_file", ToolEffect::Write)]);
     let options = AcquireOptions::new()
-        .require_existing()
+        .require_existing(true)
         .with_reconcile(ReconcileInputs::new().with_tool_effects(&effects));
-    let woken =
-        block_on(cache.acquire_with(Some("interrupted"), &options, now_ms + 2)).expect("resumes");
+    let woken = block_on(cache.acquire(Some("interrupted"), options, now_ms + 2)).expect("resumes");
     if let Acquisition::Resumed { recovered, .. } = &woken.how {
         for orphan in &recovered.recovered {
             println!(
@@ -770,13 +774,16 @@ fn session_cache(dir: &std::path::Path) {
     }
     // The reconcile was saved: waking again (after dropping the cached view) recovers nothing.
     cache.forget("interrupted");
-    let again =
-        block_on(cache.acquire_with(Some("interrupted"), &options, now_ms + 3)).expect("resumes");
+    let again = block_on(cache.acquire(Some("interrupted"), options, now_ms + 3)).expect("resumes");
     assert!(
         matches!(again.how, Acquisition::Resumed { ref recovered, .. } if recovered.recovered.is_empty())
     );
     // A missing id with `require_existing` fails loudly instead of starting an empty session.
-    let gone = block_on(cache.acquire(Some("gone"), true, now_ms + 4));
+    let gone = block_on(cache.acquire(
+        Some("gone"),
+        AcquireOptions::new().require_existing(true),
+        now_ms + 4,
+    ));
     println!(
         "acquire `gone` (must exist): {}",
         gone.expect_err("not found")

@@ -25,8 +25,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::task::{Context, Poll, Wake, Waker};
 
-use agent_interface::agent_core::{ErrorValue, PeerReach};
 use agent_interface::agent_core::AbortSignal;
+use agent_interface::agent_core::{ErrorValue, PeerReach};
 use agent_interface::session_mobility::{
     authority::{
         AuthorizeOptions, CapabilityApprovalRequest, CapabilityApprovalScope, CapabilityDecision,

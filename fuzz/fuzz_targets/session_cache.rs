@@ -23,8 +23,8 @@ use agent_interface::runtime::record_store::{
     MemoryMedium, RecordId, RecordMedium, RecordStore, Unsealed, WriterId,
 };
 use agent_interface::runtime::session_cache::{
-    Acquisition, ForkOwner, IdKind, OwnerRow, Principal, Registration, SessionCache,
-    SessionCacheConfig, SessionCachePort, fork_ownership,
+    AcquireOptions, Acquisition, ForkOwner, IdKind, OwnerRow, Principal, Registration,
+    SessionCache, SessionCacheConfig, SessionCachePort, fork_ownership,
 };
 use agent_interface::session::records::{
     InteractiveSessionRecord, InteractiveSessionStore, LoadPurpose, SessionLoadOutcome,
@@ -131,7 +131,13 @@ fuzz_target!(|input: Input| {
                         Some(id) => probe(&cache, id).await,
                         None => None,
                     };
-                    let Ok(acquired) = cache.acquire(id.as_deref(), require_existing, now).await
+                    let Ok(acquired) = cache
+                        .acquire(
+                            id.as_deref(),
+                            AcquireOptions::new().require_existing(require_existing),
+                            now,
+                        )
+                        .await
                     else {
                         continue;
                     };
@@ -143,7 +149,11 @@ fuzz_target!(|input: Input| {
                         .expect("an acquired session is cached");
                     assert!(live.same_session(&acquired.session));
                     let again = cache
-                        .acquire(Some(&acquired.session_id), true, now)
+                        .acquire(
+                            Some(&acquired.session_id),
+                            AcquireOptions::new().require_existing(true),
+                            now,
+                        )
                         .await
                         .expect("cached");
                     assert_eq!(again.how, Acquisition::Cached);
@@ -182,7 +192,11 @@ fuzz_target!(|input: Input| {
                         // Waking again changes nothing.
                         assert!(cache.forget(&acquired.session_id));
                         let woken = cache
-                            .acquire(Some(&acquired.session_id), true, now)
+                            .acquire(
+                                Some(&acquired.session_id),
+                                AcquireOptions::new().require_existing(true),
+                                now,
+                            )
                             .await
                             .expect("wakes again");
                         match woken.how {

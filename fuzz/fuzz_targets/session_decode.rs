@@ -44,7 +44,10 @@ fn by_a_parse(
         Some(version) => version.as_i64().or_else(|| {
             version
                 .as_f64()
-                .filter(|v| v.fract() == 0.0 && (-9_007_199_254_740_992.0..=9_007_199_254_740_992.0).contains(v))
+                .filter(|v| {
+                    v.fract() == 0.0
+                        && (-9_007_199_254_740_992.0..=9_007_199_254_740_992.0).contains(v)
+                })
                 .map(|v| v as i64)
         }),
     };

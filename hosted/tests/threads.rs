@@ -18,8 +18,8 @@ use agent_interface::runtime::record_store::{
     FileMedium, RecordId, RecordStore, Unsealed, WriterId,
 };
 use agent_interface::runtime::session_cache::{
-    Acquired, Acquisition, IdKind, SessionCache, SessionCacheConfig, SessionCachePort,
-    SessionHandle,
+    AcquireOptions, Acquired, Acquisition, IdKind, SessionCache, SessionCacheConfig,
+    SessionCachePort, SessionHandle,
 };
 use agent_interface::session::records::{
     ContentProvenance, InteractiveSessionRecord, InteractiveSessionStore, LoadPurpose, SaveOutcome,
@@ -219,7 +219,7 @@ fn tasks_on_several_threads_share_one_session_cache() {
                 tokio::spawn(async move {
                     let id = (task < NAMED).then(|| format!("sess-{}", task % IDS));
                     let acquired = cache
-                        .acquire(id.as_deref(), false, NOW)
+                        .acquire(id.as_deref(), AcquireOptions::new(), NOW)
                         .await
                         .expect("the cache answers");
                     for n in 0..TURNS {

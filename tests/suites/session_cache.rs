@@ -24,7 +24,8 @@ use agent_interface::conformance::{EveryCase, StopAtFirst, SuiteCase};
 use agent_interface::runtime::reconcile::ReconcileInputs;
 use agent_interface::runtime::record_codec::encode_session_record;
 use agent_interface::runtime::record_store::{
-    MemoryMedium, RecordId, RecordMedium, RecordStore, Unsealed, WriterId,
+    MemoryMedium, RecordId, RecordIdError, RecordMedium, RecordStore, RecordStoreError, Unsealed,
+    WriterId,
 };
 use agent_interface::runtime::session_cache::testing::{
     CaseSetup, PlantedContent, SessionCacheCase, SessionCacheConformanceFailure,
@@ -389,17 +390,16 @@ impl SessionCachePort for Defective {
     type StoreError = DoubleError;
     type Lock = <DoubleCache as SessionCachePort>::Lock;
 
-    async fn acquire_with(
+    async fn acquire(
         &self,
         id: Option<&str>,
-        options: &AcquireOptions<'_>,
+        mut options: AcquireOptions<'_>,
         now_ms: u64,
     ) -> Result<Acquired<Self::Lock>, SessionCacheError<DoubleError>> {
-        let mut options = *options;
         if self.defect == CacheDefect::CreatesOnRequireExisting {
-            options.require_existing = false;
+            options = options.require_existing(false);
         }
-        self.cache.acquire_with(id, &options, now_ms).await
+        self.cache.acquire(id, options, now_ms).await
     }
 
     fn touch(&self, id: &str, now_ms: u64) -> bool {
@@ -570,7 +570,7 @@ fn acquire(
     id: Option<&str>,
     require: bool,
 ) -> Result<Acquired, SessionCacheError<DoubleError>> {
-    block_on(cache.acquire(id, require, T0))
+    block_on(cache.acquire(id, AcquireOptions::new().require_existing(require), T0))
 }
 
 // ---- bounded tail ------------------------------------------------------------------------------
@@ -695,6 +695,27 @@ cases! {
                 );
             }
         }
+
+        // Issue 39: a bad id is the store's refusal, typed, and said as one; nothing is cached.
+        fn an_id_the_store_cannot_hold_is_its_typed_refusal() {
+            let setup = CaseSetup { evict: EvictPolicy::Forget, ttl_ms: 60_000, planted: vec![] };
+            let cache = block_on(MemoryFixture.create(&setup)).expect("a cache");
+            let error = block_on(cache.acquire(Some("a/b"), AcquireOptions::new(), T0))
+                .expect_err("refused");
+            assert!(
+                matches!(
+                    &error,
+                    SessionCacheError::Store(RecordStoreError::InvalidId(
+                        RecordIdError::ForbiddenByte { index: 1, byte: b'/' }
+                    ))
+                ),
+                "{error:?}"
+            );
+            let message = format!("{error}");
+            assert!(message.contains("refused the call"), "{message}");
+            assert!(message.contains("byte 1 is 0x2f"), "{message}");
+            assert_eq!(cache.len(), 0);
+        }
     }
 
     mod double {
@@ -803,9 +824,9 @@ cases! {
             let cache = double_cache(DoubleStore::new(StoreDefect::None).yielding(), EvictPolicy::Delete);
             cache.store().plant("p1", Stored::Record(Box::new(record("p1", vec![user("m1", "hi")]))));
             let (a, b, c) = block_on_yielding(join3(
-                cache.acquire(Some("p1"), false, T0),
-                cache.acquire(Some("p1"), false, T0),
-                cache.acquire(Some("p1"), true, T0),
+                cache.acquire(Some("p1"), AcquireOptions::new(), T0),
+                cache.acquire(Some("p1"), AcquireOptions::new(), T0),
+                cache.acquire(Some("p1"), AcquireOptions::new().require_existing(true), T0),
             ))
             .into();
             let (a, b, c) = (a.expect("a"), b.expect("b"), c.expect("c"));
@@ -819,8 +840,8 @@ cases! {
         fn concurrent_creates_save_once() {
             let cache = double_cache(DoubleStore::new(StoreDefect::None).yielding(), EvictPolicy::Delete);
             let (a, b) = block_on_yielding(join3(
-                cache.acquire(Some("n1"), false, T0),
-                cache.acquire(Some("n1"), false, T0),
+                cache.acquire(Some("n1"), AcquireOptions::new(), T0),
+                cache.acquire(Some("n1"), AcquireOptions::new(), T0),
                 core::future::ready(()),
             ))
             .into_two();
@@ -833,10 +854,10 @@ cases! {
             let cache = double_cache(DoubleStore::new(StoreDefect::None).yielding(), EvictPolicy::Delete);
             let mut cx = Context::from_waker(Waker::noop());
             {
-                let mut first = pin!(cache.acquire(Some("n1"), false, T0));
+                let mut first = pin!(cache.acquire(Some("n1"), AcquireOptions::new(), T0));
                 assert!(first.as_mut().poll(&mut cx).is_pending(), "the first load suspends");
             }
-            let second = block_on_yielding(cache.acquire(Some("n1"), false, T0)).expect("loads");
+            let second = block_on_yielding(cache.acquire(Some("n1"), AcquireOptions::new(), T0)).expect("loads");
             assert_eq!(second.how, Acquisition::Created);
             assert_eq!(cache.store().loads.get(), 2);
         }
@@ -845,7 +866,7 @@ cases! {
             // The first commit's save is slow, the second's is not: the second must not be
             // overwritten by the first's older copy (a lost update before the fix).
             let cache = double_cache(DoubleStore::new(StoreDefect::None), EvictPolicy::Delete);
-            let acquired = block_on_yielding(cache.acquire(Some("n1"), false, T0)).expect("created");
+            let acquired = block_on_yielding(cache.acquire(Some("n1"), AcquireOptions::new(), T0)).expect("created");
             acquired.session.with_mut(|record| record.messages.push(user("m1", "one")));
             cache.store().save_delays.replace(vec![3, 0]);
             let mut cx = Context::from_waker(Waker::noop());
@@ -873,8 +894,8 @@ cases! {
         fn a_failed_load_is_not_shared_as_a_session() {
             let cache = double_cache(DoubleStore::new(StoreDefect::FailsLoad).yielding(), EvictPolicy::Delete);
             let (a, b) = block_on_yielding(join3(
-                cache.acquire(Some("p1"), false, T0),
-                cache.acquire(Some("p1"), false, T0),
+                cache.acquire(Some("p1"), AcquireOptions::new(), T0),
+                cache.acquire(Some("p1"), AcquireOptions::new(), T0),
                 core::future::ready(()),
             ))
             .into_two();
@@ -919,7 +940,7 @@ cases! {
             assert!(matches!(acquire(&cache, Some(""), false), Err(SessionCacheError::EmptyId)));
             let past_9999 = 253_402_300_800_000;
             assert!(matches!(
-                block_on(cache.acquire(Some("s1"), false, past_9999)),
+                block_on(cache.acquire(Some("s1"), AcquireOptions::new(), past_9999)),
                 Err(SessionCacheError::InstantOutOfRange { now_ms }) if now_ms == past_9999
             ));
             assert!(matches!(
@@ -935,10 +956,10 @@ cases! {
             let same_id = |_: IdKind| s("dup");
             let cache = SessionCache::new(store, same_id, config_for(EvictPolicy::Delete, 60_000));
             assert!(matches!(
-                block_on(cache.acquire(None, false, T0)),
+                block_on(cache.acquire(None, AcquireOptions::new(), T0)),
                 Err(SessionCacheError::MintedIdTaken { ref id }) if id == "dup"
             ));
-            block_on(cache.acquire(Some("src"), false, T0)).expect("source");
+            block_on(cache.acquire(Some("src"), AcquireOptions::new(), T0)).expect("source");
             assert!(matches!(
                 block_on(cache.fork("src", ForkOwner::Inherit, T0)),
                 Err(SessionCacheError::MintedIdTaken { .. })
@@ -955,7 +976,7 @@ cases! {
             );
             block_on(cache.register("taken", Registration::Anonymous));
             assert!(matches!(
-                block_on(cache.acquire(None, false, T0)),
+                block_on(cache.acquire(None, AcquireOptions::new(), T0)),
                 Err(SessionCacheError::MintedIdTaken { .. })
             ));
             let empty = SessionCache::new(
@@ -963,7 +984,7 @@ cases! {
                 |_: IdKind| String::new(),
                 config_for(EvictPolicy::Delete, 60_000),
             );
-            assert!(matches!(block_on(empty.acquire(None, false, T0)), Err(SessionCacheError::EmptyId)));
+            assert!(matches!(block_on(empty.acquire(None, AcquireOptions::new(), T0)), Err(SessionCacheError::EmptyId)));
             assert!(empty.is_empty() && cache.is_empty());
         }
 
@@ -1126,9 +1147,9 @@ cases! {
             let store = DoubleStore::new(StoreDefect::None);
             store.plant("w1", Stored::Record(Box::new(record("w1", vec![user("e1", "go"), calls("e2", &["a", "b"])]))));
             let cache = double_cache(store, EvictPolicy::Forget);
-            let woken = block_on(cache.acquire_with(
+            let woken = block_on(cache.acquire(
                 Some("w1"),
-                &AcquireOptions::new().with_reconcile(ReconcileInputs::new().with_started_tool_call_ids(&["a"])),
+                AcquireOptions::new().with_reconcile(ReconcileInputs::new().with_started_tool_call_ids(&["a"])),
                 T0,
             ))
             .expect("woken");
@@ -1145,7 +1166,7 @@ cases! {
 
         fn touch_never_moves_a_timer_backwards() {
             let cache = double_cache(DoubleStore::new(StoreDefect::None), EvictPolicy::Delete);
-            block_on(cache.acquire(Some("s1"), false, T0 + 10)).expect("created");
+            block_on(cache.acquire(Some("s1"), AcquireOptions::new(), T0 + 10)).expect("created");
             assert!(cache.touch("s1", T0));
             assert_eq!(cache.list()[0].last_active_at, T0 + 10);
             assert!(block_on(cache.sweep(T0 + 10 + 60_000)).evicted.is_empty());

@@ -24,7 +24,8 @@ const DETAILS: &str = "details";
 /// The key, inside [`DETAILS`], of the [`ReconciledErrorKind`] literal.
 const ERROR_KIND: &str = "errorKind";
 
-/// What the caller knows about the interrupted run, all of it optional.
+/// What the caller knows about the interrupted run, all of it optional: built with
+/// [`new`](Self::new) and the `with_` setters, read by the reconcile calls.
 ///
 /// - `tool_effects`: the task's tools and their effects. A tool it does not name (or no table
 ///   at all) counts as [`ToolEffect::Write`].
@@ -40,15 +41,15 @@ const ERROR_KIND: &str = "errorKind";
 ///
 /// The lookups are `Sync` (every table and id set of this crate is, over `Sync` keys), so the
 /// inputs are `Send + Sync` and a future that holds them across an `await` (the session cache's
-/// `acquire_with`) can run on a multi-threaded executor.
+/// `acquire`) can run on a multi-threaded executor.
 #[derive(Clone, Copy, Default)]
 pub struct ReconcileInputs<'a> {
     /// The effect of each tool by name.
-    pub tool_effects: Option<&'a (dyn ToolEffects + Sync)>,
+    tool_effects: Option<&'a (dyn ToolEffects + Sync)>,
     /// The call ids of a deliberately suspended batch.
-    pub suspended_batch: Option<&'a (dyn ToolCallIds + Sync)>,
+    suspended_batch: Option<&'a (dyn ToolCallIds + Sync)>,
     /// The call ids whose start the caller observed, when it observed every start.
-    pub started_tool_call_ids: Option<&'a (dyn ToolCallIds + Sync)>,
+    started_tool_call_ids: Option<&'a (dyn ToolCallIds + Sync)>,
 }
 
 impl<'a> ReconcileInputs<'a> {

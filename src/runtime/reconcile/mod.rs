@@ -13,13 +13,13 @@
 //!
 //! - **No tool runs**, and no result claims success: each says the call was interrupted,
 //!   [`interrupted_never_started`](ReconciledErrorKind::InterruptedNeverStarted) when the caller
-//!   observed it never started ([`ReconcileInputs::started_tool_call_ids`]), else
+//!   observed it never started ([`ReconcileInputs::with_started_tool_call_ids`]), else
 //!   [`interrupted_outcome_unknown`](ReconciledErrorKind::InterruptedOutcomeUnknown); the text
 //!   follows the tool's [`ToolEffect`] (undescribed tools count as `write`).
 //! - **Nothing is dropped, changed or reordered**: one result per call-orphan, after the last
 //!   message, in call order. Result-orphans ([`ResultOrphan`], found by
 //!   [`find_orphan_tool_calls`]) are handed back, not repaired; calls of a suspended batch
-//!   ([`ReconcileInputs::suspended_batch`]) are never closed.
+//!   ([`ReconcileInputs::with_suspended_batch`]) are never closed.
 //! - **Machine-readable.** Each result's kind is in its metadata ([`reconciled_error_kind`]);
 //!   the report names each closed call, its result's entry id, text and kind.
 //! - **Idempotent**: once the results are appended, reconciling again closes nothing.

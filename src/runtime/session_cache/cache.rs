@@ -197,14 +197,13 @@ impl<L: RawMutex> fmt::Debug for Acquired<L> {
     }
 }
 
-/// The options of [`SessionCache::acquire_with`].
+/// The options of an [`acquire`](SessionCachePort::acquire): whether a missing id is an error,
+/// and what the host knows about the interrupted run of a resumed session. Built with
+/// [`new`](Self::new) and the setters; read with the getters (a host's own port reads them).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct AcquireOptions<'a> {
-    /// Fail with `not_found` instead of creating a session the store does not hold.
-    pub require_existing: bool,
-    /// What the host knows about the interrupted run of a resumed session: tool effects, a
-    /// suspended batch (never closed), the calls that had started.
-    pub reconcile: ReconcileInputs<'a>,
+    require_existing: bool,
+    reconcile: ReconcileInputs<'a>,
 }
 
 impl<'a> AcquireOptions<'a> {
@@ -217,10 +216,11 @@ impl<'a> AcquireOptions<'a> {
         }
     }
 
-    /// The same options, failing with `not_found` on a missing id.
+    /// The same options, failing with `not_found` on a missing id when `require` is true
+    /// (creating a session there when it is false, as [`new`](Self::new) does).
     #[must_use]
-    pub const fn require_existing(mut self) -> Self {
-        self.require_existing = true;
+    pub const fn require_existing(mut self, require: bool) -> Self {
+        self.require_existing = require;
         self
     }
 
@@ -229,6 +229,19 @@ impl<'a> AcquireOptions<'a> {
     pub const fn with_reconcile(mut self, reconcile: ReconcileInputs<'a>) -> Self {
         self.reconcile = reconcile;
         self
+    }
+
+    /// True when a missing id fails with `not_found` instead of creating a session.
+    #[must_use]
+    pub const fn requires_existing(&self) -> bool {
+        self.require_existing
+    }
+
+    /// What the host knows about the interrupted run of a resumed session: tool effects, a
+    /// suspended batch (never closed), the calls that had started.
+    #[must_use]
+    pub const fn reconcile(&self) -> &ReconcileInputs<'a> {
+        &self.reconcile
     }
 }
 
@@ -431,35 +444,15 @@ impl<R: InteractiveSessionStore, I: IdSource, L: RawMutex> SessionCache<R, I, L>
         self.with_state(|state| state.entries.get(id).map(|entry| entry.handle.clone()))
     }
 
-    /// Acquires a session: [`acquire_with`](Self::acquire_with) with `require_existing` and no
-    /// knowledge about an interrupted run (every tool counts as a write and no batch is
-    /// suspended). A host with a suspended checkpoint batch must use `acquire_with` and name it,
-    /// or its calls would be closed as interrupted.
-    ///
-    /// # Errors
-    /// As [`acquire_with`](Self::acquire_with).
-    pub async fn acquire(
-        &self,
-        id: Option<&str>,
-        require_existing: bool,
-        now_ms: u64,
-    ) -> Outcome<Acquired<L>, R::Error> {
-        let options = AcquireOptions {
-            require_existing,
-            reconcile: ReconcileInputs::new(),
-        };
-        self.acquire_with(id, &options, now_ms).await
-    }
-
     async fn resume(
         &self,
         mut record: InteractiveSessionRecord,
-        options: &AcquireOptions<'_>,
+        options: AcquireOptions<'_>,
         stamp: &str,
         now_ms: u64,
     ) -> Outcome<(InteractiveSessionRecord, Acquisition), R::Error> {
         let reconciliation =
-            reconcile_interrupted_session(&record.messages, &options.reconcile, now_ms, |_| {
+            reconcile_interrupted_session(&record.messages, options.reconcile(), now_ms, |_| {
                 self.mint(IdKind::Entry)
             })
             .map_err(|error| SessionCacheError::Reconcile {
@@ -669,10 +662,10 @@ impl<R: InteractiveSessionStore, I: IdSource, L: RawMutex> SessionCachePort
     type StoreError = R::Error;
     type Lock = L;
 
-    async fn acquire_with(
+    async fn acquire(
         &self,
         id: Option<&str>,
-        options: &AcquireOptions<'_>,
+        options: AcquireOptions<'_>,
         now_ms: u64,
     ) -> Outcome<Acquired<L>, R::Error> {
         let stamp =

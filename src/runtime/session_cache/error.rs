@@ -12,8 +12,10 @@ use crate::session::records::{SaveRefusal, SessionLoadOutcome};
 /// variant says otherwise.
 #[derive(Debug, thiserror::Error)]
 pub enum SessionCacheError<E> {
-    /// The store could not be reached.
-    #[error("the session store failed: {0}")]
+    /// The store's call returned an error: it could not be reached, or it refused the call
+    /// (a record store refuses an id it cannot hold with its `InvalidId`). The store's own
+    /// error says which.
+    #[error("the session store refused the call or failed: {0}")]
     Store(#[source] E),
     /// `acquire` with `require_existing` met an id the store does not hold (`not_found`): no
     /// session was created.

@@ -56,7 +56,9 @@
 //! use std::sync::Arc;
 //! use agent_interface::agent_core::CriticalSectionRawMutex;
 //! use agent_interface::runtime::record_store::{FileMedium, RecordStore, Unsealed, WriterId};
-//! use agent_interface::runtime::session_cache::{IdKind, SessionCache, SessionCacheConfig};
+//! use agent_interface::runtime::session_cache::{
+//!     AcquireOptions, IdKind, SessionCache, SessionCacheConfig,
+//! };
 //! use agent_interface::runtime::session_cache::SessionCachePort as _; // acquire, commit, …
 //! use embassy_futures::block_on;
 //!
@@ -71,7 +73,7 @@
 //! let worker = Arc::clone(&cache);
 //! let committed = std::thread::spawn(move || {
 //!     block_on(async {
-//!         let acquired = worker.acquire(None, false, 1_000).await.unwrap();
+//!         let acquired = worker.acquire(None, AcquireOptions::new(), 1_000).await.unwrap();
 //!         worker.commit(&acquired.session_id, 2_000).await
 //!     })
 //! });
@@ -92,9 +94,9 @@
 //! let ids = |_kind: IdKind| String::from("s1");
 //! let cache = SessionCache::new(store, ids, SessionCacheConfig::for_process_local_store("/w"));
 //! embassy_futures::block_on(async {
-//!     let first = cache.acquire(None, false, 1_000).await.unwrap();
+//!     let first = cache.acquire(None, AcquireOptions::new(), 1_000).await.unwrap();
 //!     assert!(matches!(first.how, Acquisition::Created));
-//!     let again = cache.acquire(Some("s1"), false, 2_000).await.unwrap();
+//!     let again = cache.acquire(Some("s1"), AcquireOptions::new(), 2_000).await.unwrap();
 //!     assert!(matches!(again.how, Acquisition::Cached));
 //! });
 //! # }
@@ -119,6 +121,10 @@ pub use config::{
     EvictPolicy, IdKind, IdSource, Retention, SESSION_CACHE_RETENTION, SESSION_DEFAULT_TTL_DAYS,
     SESSION_DEFAULT_TTL_MS, SessionCacheConfig, SessionStoreSummary, StoreDurability,
 };
+// The locks this piece is generic over (embassy-sync's, from `agent_core`): a host's imports
+// name this one module.
+#[doc(no_inline)]
+pub use crate::agent_core::{CriticalSectionRawMutex, NoopRawMutex, RawMutex};
 pub use error::SessionCacheError;
 pub use ownership::{BlankPrincipal, ForkOwner, OwnerRow, Principal, Registration, fork_ownership};
 pub use port::SessionCachePort;

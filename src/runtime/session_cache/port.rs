@@ -47,12 +47,13 @@ pub trait SessionCachePort {
     /// read with purpose `resume` (the claim-through-read):
     ///
     /// - `valid`: the transcript is reconciled ([`reconcile_interrupted_session`] with
-    ///   `options.reconcile`, entry ids from the [`IdSource`]); when results were appended the
-    ///   record (`updatedAt` = now) is **saved back** before the session is handed out, so the
-    ///   committed history never again holds those orphans and a second wake changes nothing.
-    ///   [`Acquisition::Resumed`] reports what was recovered.
-    /// - `missing`: with `require_existing`, [`SessionCacheError::NotFound`]; otherwise a fresh
-    ///   record (`cwd` from the configuration, both timestamps now) is saved and cached.
+    ///   [`options.reconcile()`](AcquireOptions::reconcile), entry ids from the [`IdSource`]);
+    ///   when results were appended the record (`updatedAt` = now) is **saved back** before the
+    ///   session is handed out, so the committed history never again holds those orphans and a
+    ///   second wake changes nothing. [`Acquisition::Resumed`] reports what was recovered.
+    /// - `missing`: when the options [require an existing
+    ///   session](AcquireOptions::require_existing), [`SessionCacheError::NotFound`]; otherwise
+    ///   a fresh record (`cwd` from the configuration, both timestamps now) is saved and cached.
     /// - `corrupt`, `unsupported`, `locked`: [`SessionCacheError::Unreadable`] with the outcome;
     ///   never a fresh session over it.
     ///
@@ -64,10 +65,10 @@ pub trait SessionCachePort {
     /// [`SessionCacheError::Reconcile`], [`SessionCacheError::EmptyId`],
     /// [`SessionCacheError::MintedIdTaken`] and [`SessionCacheError::InstantOutOfRange`]. On an
     /// error nothing is cached.
-    async fn acquire_with(
+    async fn acquire(
         &self,
         id: Option<&str>,
-        options: &AcquireOptions<'_>,
+        options: AcquireOptions<'_>,
         now_ms: u64,
     ) -> Result<Acquired<Self::Lock>, SessionCacheError<Self::StoreError>>;
     /// Refreshes the idle timer of a cached session (`touch`); false when `id` is not cached.

@@ -446,12 +446,9 @@ where
         require_existing: bool,
         now_ms: u64,
     ) -> Checked<Acquired<<F::Cache as SessionCachePort>::Lock>> {
-        let options = AcquireOptions {
-            require_existing,
-            reconcile: ReconcileInputs::new(),
-        };
+        let options = AcquireOptions::new().require_existing(require_existing);
         cache
-            .acquire_with(id, &options, now_ms)
+            .acquire(id, options, now_ms)
             .await
             .map_err(|error| failed(check, error))
     }
@@ -480,11 +477,8 @@ where
         require_existing: bool,
         now_ms: u64,
     ) -> Checked<SessionCacheError<<F::Cache as SessionCachePort>::StoreError>> {
-        let options = AcquireOptions {
-            require_existing,
-            reconcile: ReconcileInputs::new(),
-        };
-        match cache.acquire_with(Some(id), &options, now_ms).await {
+        let options = AcquireOptions::new().require_existing(require_existing);
+        match cache.acquire(Some(id), options, now_ms).await {
             Ok(acquired) => Err(mismatch(check, "an error", how_name(&acquired.how))),
             Err(error) => Ok(error),
         }
@@ -1283,7 +1277,7 @@ where
             .with_reconcile(ReconcileInputs::new().with_suspended_batch(&suspended));
         let check = "waking with a suspended batch";
         let kept = cache
-            .acquire_with(Some("w2"), &options, T0 + 2)
+            .acquire(Some("w2"), options, T0 + 2)
             .await
             .map_err(|error| failed(check, error))?;
         same(
