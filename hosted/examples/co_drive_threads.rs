@@ -14,8 +14,7 @@
 use std::thread;
 use std::time::Duration;
 
-use agent_interface::agent_core::CriticalSectionRawMutex;
-use agent_interface::runtime::turn_queue::{Settled, TurnQueue};
+use agent_interface::runtime::turn_queue::{CriticalSectionRawMutex, Settled, TurnQueue};
 use futures_executor::block_on;
 
 /// One session's queue: four submissions may wait behind the running turn. `Sync`, so the

@@ -9,12 +9,11 @@
 
 use std::path::Path;
 
+// A store host's imports name one module: the store, its medium and the session port's vocabulary.
 use agent_interface::runtime::record_store::{
-    FileMedium, FileRecordStore, RecordId, Unsealed, WriterId,
-};
-use agent_interface::session::records::{
-    ContentProvenance, InteractiveSessionRecord, InteractiveSessionStore, LoadPurpose, SaveOutcome,
-    SavePurpose, SaveRefusal, SessionLoadOutcome,
+    ContentProvenance, FileMedium, FileRecordStore, InteractiveSessionRecord,
+    InteractiveSessionStore, LoadPurpose, RecordId, SaveOutcome, SavePurpose, SaveRefusal,
+    SessionLoadOutcome, Unsealed, WriterId,
 };
 use futures_executor::block_on;
 

@@ -20,19 +20,16 @@
 use std::error::Error;
 use std::time::{Duration, Instant};
 
+// One module per task: admission in the handshake, frames on the channels.
 use agent_interface::runtime::transport::admission::{
-    UpgradeAllowList, UpgradeRequest, admit_upgrade, resolve_stated_admission, token_subprotocols,
-    url_with_token,
+    TransportAdmission, TransportAdmissionConfig, UpgradeAllowList, UpgradeRequest, admit_upgrade,
+    resolve_stated_admission, token_subprotocols, url_with_token,
 };
-
 use agent_interface::runtime::transport::channels::{
-    ChannelResumePoint, DeliveredBody, GapPolicy, PayloadChannelRegistry,
+    ChannelDescriptor, ChannelName, ChannelResumePoint, DeliveredBody, GapPolicy,
+    PayloadChannelRegistry, ProtocolErrorMessage,
 };
 use agent_interface::session::events::SessionEvent;
-use agent_interface::transport::{
-    admission::{TransportAdmission, TransportAdmissionConfig},
-    channels::{ChannelDescriptor, ChannelName, ProtocolErrorMessage},
-};
 use futures_util::{SinkExt, StreamExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;

@@ -78,6 +78,10 @@ mod store;
 #[cfg(feature = "testing")]
 pub mod testing;
 
+// The locks this piece is generic over (embassy-sync's, from `agent_core`): a host's imports
+// name this one module.
+#[doc(no_inline)]
+pub use crate::agent_core::{CriticalSectionRawMutex, NoopRawMutex, RawMutex};
 pub use enforce::{DenyReason, ToolAccess, ToolInvocation, Verdict};
 pub use loosen::{LoosenReason, loosen_reasons};
 pub use path::{lex_within, normalize_path};

@@ -1,5 +1,5 @@
 //! Session record stores (feature `record-store`): one [`RecordStore`] that implements the
-//! session family's store port ([`InteractiveSessionStore`](crate::session::records::InteractiveSessionStore))
+//! session family's store port ([`InteractiveSessionStore`])
 //! over a byte [`RecordMedium`] and a [`RecordSeal`], with the claims, lends and writer markers
 //! that keep one writer per record.
 //!
@@ -64,8 +64,11 @@
 //! # Example
 //!
 //! ```
-//! # use agent_interface::runtime::record_store::*;
-//! # use agent_interface::session::records::{InteractiveSessionStore, LoadPurpose, SessionLoadStatus};
+//! // A store host's imports name this one module (the port's vocabulary is re-exported).
+//! use agent_interface::runtime::record_store::{
+//!     InteractiveSessionStore, LoadPurpose, MemoryMedium, MemoryRecordStore, RecordId,
+//!     RecordStoreError, RecordWriter, SessionLoadStatus, Unsealed, WriterId,
+//! };
 //! let medium = MemoryMedium::new();
 //! let a = MemoryRecordStore::new(&medium, Unsealed, WriterId::new("a").unwrap());
 //! let b = MemoryRecordStore::new(&medium, Unsealed, WriterId::new("b").unwrap());
@@ -95,6 +98,16 @@ mod file;
 mod sealed;
 #[cfg(feature = "testing")]
 pub mod testing;
+
+// The session family's store port and its vocabulary, and the locks a store is generic over: a
+// store host's imports name this one module; each item is documented where it is defined.
+#[doc(no_inline)]
+pub use crate::agent_core::{CriticalSectionRawMutex, NoopRawMutex, RawMutex};
+#[doc(no_inline)]
+pub use crate::session::records::{
+    ContentProvenance, InteractiveSessionRecord, InteractiveSessionStore, LoadPurpose, SaveOutcome,
+    SavePurpose, SaveRefusal, SessionLoadOutcome, SessionLoadStatus,
+};
 
 pub use lease::Lease;
 pub use medium::{RecordMedium, WriterId, WriterIdError, WriterMark};

@@ -48,15 +48,14 @@
 //! # Which mutex
 //!
 //! `NoopRawMutex` for one executor on one thread, `CriticalSectionRawMutex` to share the queue
-//! across threads or with interrupts: both are re-exported from
+//! across threads or with interrupts: both are re-exported here and from
 //! [`agent_core`](crate::agent_core#which-mutex-threads-interrupts-and-critical-section), which
 //! says what each needs.
 //!
 //! # Example
 //!
 //! ```
-//! use agent_interface::agent_core::NoopRawMutex;
-//! use agent_interface::runtime::turn_queue::{Settled, TurnQueue};
+//! use agent_interface::runtime::turn_queue::{NoopRawMutex, Settled, TurnQueue};
 //! use agent_interface::session::turns::TurnNotRunReason::{Cancelled, Coalesced};
 //!
 //! // Inputs are texts, results lengths, drivers names; two may wait.
@@ -88,6 +87,10 @@ mod state;
 mod ticket;
 mod turn_id;
 
+// The locks this piece is generic over (embassy-sync's, from `agent_core`): a host's imports
+// name this one module.
+#[doc(no_inline)]
+pub use crate::agent_core::{CriticalSectionRawMutex, NoopRawMutex, RawMutex};
 pub use cleared::Cleared;
 pub use outcome::{NotRun, Settled, Started};
 pub use queue::{REFERENCE_DEPTH, TurnQueue};

@@ -58,6 +58,22 @@ pub use upgrade::{
     admit_upgrade, query_token, subprotocol_token, token_subprotocols, url_with_token,
 };
 
+// The transport family's admission and external-event vocabulary: an admission host's imports
+// name this one module; each item is documented where it is defined.
+#[doc(no_inline)]
+pub use crate::transport::admission::{
+    AccessTokenAdmission, AccessTokenAlgorithm, AccessTokenRefusal, AccessTokenVerifier,
+    AccessTokenVerifierConfig, AccessTokenVerifierConfigError, BlankOpenReason,
+    BlankTransportToken, OpenReason, TransportAdmission, TransportAdmissionConfig, TransportToken,
+};
+#[doc(no_inline)]
+pub use crate::transport::external_events::{
+    ExternalEventAdmission, ExternalEventAuditOutcome, ExternalEventAuditRecord,
+    ExternalEventDelivery, ExternalEventGrant, ExternalEventGrantError, ExternalEventRateWindow,
+    ExternalEventRefusal, ExternalMessageEvent, GrantId, InvalidExternalMessageEvent,
+    InvalidGrantId,
+};
+
 /// The `rand_core` crate whose [`TryCryptoRng`](rand_core::TryCryptoRng) minting takes,
 /// re-exported so a host names the very version this crate implements against.
 pub use rand_core;

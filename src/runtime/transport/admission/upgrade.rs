@@ -291,9 +291,9 @@ impl UpgradeRefusal {
 ///
 /// ```
 /// use agent_interface::runtime::transport::admission::{
-///     UpgradeAllowList, UpgradeRefusal, UpgradeRequest, admit_upgrade, resolve_stated_admission,
+///     TransportAdmissionConfig, UpgradeAllowList, UpgradeRefusal, UpgradeRequest, admit_upgrade,
+///     resolve_stated_admission,
 /// };
-/// use agent_interface::transport::admission::TransportAdmissionConfig;
 ///
 /// let config = TransportAdmissionConfig { token: Some("s3cret".into()), ..Default::default() };
 /// let admission = resolve_stated_admission(config)?;

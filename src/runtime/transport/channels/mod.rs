@@ -24,7 +24,7 @@
 //! (docs/decisions/payload-channels-zero-copy.md). There are no handler callbacks: the host
 //! dispatches the delivered frames. No interior mutability, no clock, no `Send` bound.
 //!
-//! An event body is a [`Value`](crate::agent_core::Value). Encoding one received from a peer
+//! An event body is a [`Value`]. Encoding one received from a peer
 //! gives its bytes back unchanged only with the crate's `std` feature, which keeps the members
 //! of every object in the order they were read (serde_json's `preserve_order`); without `std`
 //! they come back sorted by name. `transport-runtime` does not turn `std` on, since a
@@ -33,7 +33,7 @@
 //!
 //! Where the crate departs from the reference (interop README, departures 3 to 5):
 //!
-//! * a channel name is checked when it is declared ([`ChannelName`](crate::transport::channels::ChannelName)),
+//! * a channel name is checked when it is declared ([`ChannelName`]),
 //!   never at the first send, and a refused send consumes no sequence number;
 //! * a closed handle is refused with [`ChannelClosed`] and never touches a channel registered
 //!   later under the same name (each registration has its own serial);
@@ -96,11 +96,11 @@
 //! # Example
 //!
 //! ```
-//! use agent_interface::agent_core::Value;
+//! // A channel host's imports name this one module (the family's vocabulary is re-exported).
 //! use agent_interface::runtime::transport::channels::{
-//!     decode_channel_frame, decode_header, encode_channel_frame_into, is_channel_frame,
+//!     ChannelEventFrame, ChannelFrame, ChannelName, Value, decode_channel_frame, decode_header,
+//!     encode_channel_frame_into, is_channel_frame,
 //! };
-//! use agent_interface::transport::channels::{ChannelEventFrame, ChannelFrame, ChannelName};
 //!
 //! let chat = ChannelName::new("chat").unwrap();
 //! let frame = ChannelFrame::Event(ChannelEventFrame::new(chat, 7, "delta", Value::from(1)));
@@ -117,6 +117,16 @@ mod js_json;
 mod lone_surrogates;
 mod reassembler;
 mod registry;
+
+// The transport family's channel vocabulary and the JSON value of an event's payload: a
+// channel host's imports name this one module; each item is documented where it is defined.
+#[doc(no_inline)]
+pub use crate::agent_core::Value;
+#[doc(no_inline)]
+pub use crate::transport::channels::{
+    BinaryFrame, ChannelDescriptor, ChannelEventFrame, ChannelFrame, ChannelName,
+    ChannelReceiveResult, InvalidChannelName, ProtocolErrorMessage,
+};
 
 /// The shared byte buffer frames are received in and binary payloads delivered as (the `bytes`
 /// crate's, re-exported so a host needs no dependency of its own to name it).
