@@ -3,12 +3,11 @@
 //! answer is JSON text in the crate's wire forms, so the page needs no glue of its own.
 #![forbid(unsafe_code)]
 
-use agent_interface::agent_core::Value;
 use agent_interface::runtime::record_codec::decode_session_record;
 use agent_interface::runtime::transport::channels::{
-    ChannelResumePoint, DeliveredBody, PayloadChannel, PayloadChannelRegistry,
+    ChannelDescriptor, ChannelName, ChannelResumePoint, DeliveredBody, PayloadChannel,
+    PayloadChannelRegistry, Value,
 };
-use agent_interface::transport::channels::{ChannelDescriptor, ChannelName};
 use wasm_bindgen::prelude::*;
 
 /// Frames a channel holds ahead of a gap.

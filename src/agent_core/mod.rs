@@ -31,10 +31,21 @@
 //!
 //! # Guarantees
 //!
-//! - **Decoding says where it failed.** With `serde`, [`from_json_str`], [`from_json_slice`] and
-//!   [`from_json_value`] decode any contract type of any family and name the failing member
-//!   ([`JsonDecodeError::path`]: `bySource[1].source.scope: unknown variant …`); use them on
-//!   untrusted JSON instead of `serde_json::from_str`.
+//! - **Decoding says where it failed.** With `serde`,
+// The decoders exist only with `serde`: linked then, named without it (no broken link).
+#![cfg_attr(
+    feature = "serde",
+    doc = "  [`from_json_str`], [`from_json_slice`] and [`from_json_value`]"
+)]
+#![cfg_attr(
+    not(feature = "serde"),
+    doc = "  `from_json_str`, `from_json_slice` and `from_json_value`"
+)]
+//!   decode any contract type of any family and name the failing member
+#![cfg_attr(feature = "serde", doc = "  ([`JsonDecodeError::path`]:")]
+#![cfg_attr(not(feature = "serde"), doc = "  (`JsonDecodeError::path`:")]
+//!   `bySource[1].source.scope: unknown variant …`); use them on untrusted JSON instead of
+//!   `serde_json::from_str`.
 //! - **Round trips lose nothing**: [`Value`] is `serde_json::Value`; a present `null` stays apart
 //!   from an absent key where the contract allows both.
 //! - **Counts are unsigned** (a negative or fractional count fails to decode); closed literal

@@ -17,7 +17,9 @@
 //! This module holds the **contracts** only:
 //! declarations, inert error shapes and two pure helpers over the run outcome. The lifecycle
 //! guard, the registry, frame sequencing and reassembly, admission resolution and token minting
-//! are runtime (`runtime::transport`, feature `transport-runtime`). With `testing`, [`testing`]
+//! are runtime (`runtime::transport`, feature `transport-runtime`). With `testing`,
+#![cfg_attr(feature = "testing", doc = "[`testing`]")]
+#![cfg_attr(not(feature = "testing"), doc = "`testing`")]
 //! holds the lifecycle conformance suite any adapter runs against itself.
 //!
 //! # Guarantees

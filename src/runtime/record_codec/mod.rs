@@ -65,8 +65,8 @@
 //! every member and element is decoded from its own span of the text with serde_json's text
 //! reader, one instance of each member decoder, for valid and corrupt records alike. A failing
 //! one is narrowed by trial decodes of its text. That member decoder, the outline
-//! (`session/json_text.rs`) and the narrowing stay with the record in the session family: they
-//! are also the record's own `serde::Deserialize`. How it is built, and why (the envelope, one
+//! (`src/session/records/json_text.rs`) and the narrowing stay with the record in the session
+//! family: they are also the record's own `serde::Deserialize`. How it is built, and why (the envelope, one
 //! member decoder for [`InteractiveSessionRecord`] and [`SessionLoadOutcome`], decoding from
 //! text only, how issues are narrowed and what bounds that work), is recorded in
 //! `docs/decisions/session-record-codec.md`.
@@ -79,13 +79,23 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::ops::Range;
 
-use crate::agent_core::{ReadLimits, Value, too_deep};
+use crate::agent_core::{Value, too_deep};
 #[cfg(doc)]
 use crate::session::records::SessionLoadOutcome;
 use crate::session::records::{
-    Child, InteractiveSessionRecord, Member, RECORD, SESSION_RECORD_SCHEMA_VERSION,
-    SessionRecordDecodeIssue, SessionRecordDecodeOutcome, decode_members_unread, describe_text,
-    first_byte, named, outline_plain, whole,
+    Child, Member, RECORD, decode_members_unread, describe_text, first_byte, named, outline_plain,
+    whole,
+};
+
+// What the codec's calls take and return (the record, the outcome and its issues, the read
+// limits): a codec host's imports name this one module; each item is documented where it is
+// defined.
+#[doc(no_inline)]
+pub use crate::agent_core::ReadLimits;
+#[doc(no_inline)]
+pub use crate::session::records::{
+    InteractiveSessionRecord, SESSION_RECORD_SCHEMA_VERSION, SessionRecordDecodeIssue,
+    SessionRecordDecodeOutcome,
 };
 
 use scan::scan_cwd;
@@ -119,8 +129,7 @@ pub fn encode_session_record(
 /// shape-valid record, and a record whose `id` is exactly `stored_id`.
 ///
 /// ```
-/// use agent_interface::runtime::record_codec::decode_session_record;
-/// use agent_interface::session::records::SessionRecordDecodeOutcome;
+/// use agent_interface::runtime::record_codec::{SessionRecordDecodeOutcome, decode_session_record};
 ///
 /// let stored = br#"{"schemaVersion": 1, "record": {"id": "s1", "cwd": "/w",
 ///     "createdAt": "2026-05-01T12:00:00.000Z", "updatedAt": "2026-05-01T12:00:00.000Z",
@@ -145,9 +154,9 @@ pub fn decode_session_record(bytes: &[u8], stored_id: &str) -> SessionRecordDeco
 /// [`ReadLimits::echo`] bytes.
 ///
 /// ```
-/// use agent_interface::agent_core::ReadLimits;
-/// use agent_interface::runtime::record_codec::decode_session_record_within;
-/// use agent_interface::session::records::SessionRecordDecodeOutcome;
+/// use agent_interface::runtime::record_codec::{
+///     ReadLimits, SessionRecordDecodeOutcome, decode_session_record_within,
+/// };
 ///
 /// let deep = br#"{"schemaVersion": 1, "record": {"id": "s1", "plan": [[[[[]]]]]}}"#;
 /// let limits = ReadLimits::DEFAULT.with_depth(4);

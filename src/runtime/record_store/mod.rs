@@ -8,8 +8,10 @@
 //! ([`Unsealed`] never seals) opens what is stored. One store instance is one writer
 //! ([`WriterId`]); two instances over one medium are two processes over one directory. The
 //! in-memory medium is [`MemoryMedium`]; the file medium is feature `record-store-fs` (std), the
-//! AEAD seal feature `sealing`, and [`testing`] (feature `testing`) is the conformance suite
-//! every medium and seal passes.
+//! AEAD seal feature `sealing`, and
+#![cfg_attr(feature = "testing", doc = "[`testing`]")]
+#![cfg_attr(not(feature = "testing"), doc = "`testing`")]
+//! (feature `testing`) is the conformance suite every medium and seal passes.
 //!
 //! # Guarantees
 //!

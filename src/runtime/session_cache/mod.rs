@@ -6,7 +6,10 @@
 //! and sealed record stores, or a host's own, all work under it. It is sans-IO: time comes in as
 //! `now_ms`, new ids from the host's [`IdSource`], and there is no timer (a host that wants a
 //! background sweep calls [`SessionCache::sweep`] on its own clock). [`SessionCachePort`] is the
-//! trait a runner depends on and [`testing`] (feature `testing`) its conformance suite.
+//! trait a runner depends on and
+#![cfg_attr(feature = "testing", doc = "[`testing`]")]
+#![cfg_attr(not(feature = "testing"), doc = "`testing`")]
+//! (feature `testing`) its conformance suite.
 //!
 //! # When to call what
 //!

@@ -135,8 +135,10 @@ pub fn is_channel_frame(bytes: &[u8]) -> bool {
 /// the seq's range are guaranteed by their types. [`encode_channel_frame_into`] writes them into
 /// a buffer of the caller's instead.
 ///
-/// An event payload is written by serde_json: object keys in the order the [`Value`] holds
-/// them (sorted, serde_json's map), numbers as serde_json prints them.
+/// An event payload is written as JavaScript's `JSON.stringify` writes it: numbers in
+/// JavaScript's form (`1` for `1.0`, `1e-7`), strings escaped as both it and serde_json
+/// escape them, and object members in the order the [`Value`] holds them: the order they were
+/// read or inserted with `std` (serde_json's `preserve_order`), sorted by key without it.
 #[must_use]
 pub fn encode_channel_frame(frame: &ChannelFrame) -> Vec<u8> {
     let mut out = Vec::new();
