@@ -21,6 +21,7 @@ pub(crate) fn echoed(value: &str, limit: usize) -> Cow<'_, str> {
     Cow::Owned(cut)
 }
 
+#[cfg(feature = "serde")]
 /// `message` with every quoted run (between backquotes, or between double quotes with their
 /// escapes) longer than `limit` bytes cut as [`echoed`] cuts it: serde's messages quote the value
 /// they refuse (`unknown variant `…``, `invalid value: string "…"`).
@@ -33,6 +34,7 @@ pub(crate) fn cut_echoes(message: String, limit: usize) -> String {
     cut.finish().unwrap_or(message)
 }
 
+#[cfg(feature = "serde")]
 /// A writer that passes text on to `out` with every quoted run longer than `limit` bytes cut as
 /// [`echoed`] cuts it, as it streams: a message is never held whole, so writing serde's error
 /// through it costs the cut message's bytes, not the refused value's. A run still open at the
@@ -44,6 +46,7 @@ pub(crate) struct CutEchoes<W> {
     run: Option<Run>,
 }
 
+#[cfg(feature = "serde")]
 /// A quoted run being written: its quote, its bytes so far, whether its next character is
 /// escaped, and what followed its written prefix (kept while it may be a cut's own mark).
 struct Run {
@@ -56,9 +59,11 @@ struct Run {
     past_len: usize,
 }
 
+#[cfg(feature = "serde")]
 /// Room for the mark of a cut (`… (N bytes)`), with N up to 20 digits.
 const MARK: usize = 32;
 
+#[cfg(feature = "serde")]
 impl Run {
     /// The mark a cut already made ends this run with, if that is what follows its prefix.
     fn mark(&self) -> Option<&str> {
@@ -68,6 +73,7 @@ impl Run {
     }
 }
 
+#[cfg(feature = "serde")]
 impl<W: Write> CutEchoes<W> {
     /// A writer into `out` that cuts runs longer than `limit` bytes.
     pub(crate) const fn new(out: W, limit: usize) -> Self {
@@ -130,6 +136,7 @@ impl<W: Write> CutEchoes<W> {
     }
 }
 
+#[cfg(feature = "serde")]
 impl<W: Write> Write for CutEchoes<W> {
     fn write_str(&mut self, text: &str) -> core::fmt::Result {
         text.chars().try_for_each(|ch| self.put(ch))
@@ -144,7 +151,7 @@ fn floor_boundary(text: &str, mut at: usize) -> usize {
     at
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "serde"))]
 mod tests {
     use super::*;
 

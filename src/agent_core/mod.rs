@@ -88,7 +88,7 @@
 //! Decisions where the contract was silent: `docs/decisions/agent-core.md`.
 
 mod action;
-#[cfg(feature = "serde")]
+#[cfg(any(feature = "serde", feature = "policy"))]
 mod echo;
 mod error_value;
 mod history;
@@ -117,7 +117,7 @@ mod value;
 mod vocabulary;
 
 pub use action::{ActionDefault, ActionOption, ActionRequest, ActionResponse};
-#[cfg(feature = "serde")]
+#[cfg(any(feature = "serde", feature = "policy"))]
 pub(crate) use echo::echoed;
 #[cfg(feature = "serde")]
 pub(crate) use echo::{CutEchoes, cut_echoes};

@@ -820,6 +820,28 @@ cases! {
             assert_eq!(lossy.map(|rules| rules.tool_deny), Ok(Some(vec![])));
         }
 
+        fn a_long_unknown_or_repeated_key_is_quoted_cut() {
+            // A key is the peer's: the message and the path quote 64 bytes of it and its length,
+            // however long it is; the error still holds the key as written.
+            let key = "k".repeat(1_000);
+            let cut = format!("{}… (1000 bytes)", &key[..64]);
+            let unknown = RulesDocumentError::UnknownField(key.clone());
+            let message = format!("{unknown}");
+            assert!(message.contains(&format!("`{cut}`")), "{message}");
+            assert!(message.len() < 250, "{message}");
+            assert_eq!(unknown.path(), cut);
+            let repeated = RulesDocumentError::DuplicateField(key.clone());
+            assert!(format!("{repeated}").contains(&format!("`{cut}`")), "{repeated}");
+            assert_eq!(repeated.path(), cut);
+            // Through the decoders, from a parsed value and from the text.
+            let text = format!(r#"{{"{key}":1}}"#);
+            let from_value = SessionPermissionRules::from_json(&json(&text));
+            assert_eq!(from_value, Err(unknown));
+            let repeated_text = format!(r#"{{"{key}":[],"{key}":[]}}"#);
+            let message = rejects::<SessionPermissionRules>(&repeated_text, &format!("`{cut}`"));
+            assert!(message.len() < 300, "{message}");
+        }
+
         fn put_options_refuse_a_repeated_member() {
             rejects::<PutRulesOptions>(
                 r#"{"expectedRev":1,"expectedRev":0}"#,

@@ -5,7 +5,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::num::NonZeroU64;
 
-use crate::agent_core::{Value, ValueMap};
+use crate::agent_core::{ReadLimits, Value, ValueMap, echoed};
 
 use super::path::normalize_path;
 
@@ -280,15 +280,21 @@ pub enum RulesDocumentError {
     /// The document is not a JSON object.
     #[error("a rules document must be a JSON object")]
     NotAnObject,
-    /// A key that is neither a rules field nor `rev` (the key as written).
+    /// A key that is neither a rules field nor `rev` (the key as written; the message and
+    /// [`path`](Self::path) quote at most [`ReadLimits::DEFAULT`]'s `echo` bytes of it).
     #[error(
-        "unknown rules field `{0}`, expected one of `toolAllow`, `toolDeny`, `allowDirs`, \
-         `commandAllow`, `commandDeny`, `rev`"
+        "unknown rules field `{}`, expected one of `toolAllow`, `toolDeny`, `allowDirs`, \
+         `commandAllow`, `commandDeny`, `rev`",
+        echoed(.0, ReadLimits::DEFAULT.echo)
     )]
     UnknownField(String),
-    /// A member written more than once (the key as written). Only the text decoder (serde) can
-    /// see it: a parsed [`Value`] keeps one member per key.
-    #[error("duplicate rules field `{0}`: a member may appear only once")]
+    /// A member written more than once (the key as written, quoted as for
+    /// [`UnknownField`](Self::UnknownField)). Only the text decoder (serde) can see it: a parsed
+    /// [`Value`] keeps one member per key.
+    #[error(
+        "duplicate rules field `{}`: a member may appear only once",
+        echoed(.0, ReadLimits::DEFAULT.echo)
+    )]
     DuplicateField(String),
     /// A field whose value is not a list (`null` included).
     #[error("`{0}` must be a list of strings")]
@@ -312,13 +318,16 @@ pub enum RulesDocumentError {
 impl RulesDocumentError {
     /// Where in the document the refusal is, in the form the other decoders' paths take
     /// (`agent_core::JsonDecodeError::path`): `toolDeny[1]`,
-    /// `commandAllow`, `rev`, the key as written for an unknown or repeated field, and empty
+    /// `commandAllow`, `rev`, the key as written for an unknown or repeated field (cut as the
+    /// message cuts it), and empty
     /// for the document itself (not an object, or a stored document without `rev`).
     #[must_use]
     pub fn path(&self) -> String {
         match self {
             Self::NotAnObject | Self::MissingRev => String::new(),
-            Self::UnknownField(key) | Self::DuplicateField(key) => key.clone(),
+            Self::UnknownField(key) | Self::DuplicateField(key) => {
+                echoed(key, ReadLimits::DEFAULT.echo).into_owned()
+            }
             Self::NotAList(field) => String::from(field.as_str()),
             Self::NotAString { field, index } => alloc::format!("{field}[{index}]"),
             Self::InvalidRev => String::from("rev"),
