@@ -26,6 +26,11 @@ CARGO_FUZZ_VERSION=0.13.2
 SANITIZER=${FUZZ_SANITIZER:-none}
 JOBS=${FUZZ_JOBS:-2}
 CODEGEN_UNITS=${FUZZ_CODEGEN_UNITS:-1}
+PARALLEL=${FUZZ_PARALLEL:-$(nproc 2>/dev/null || echo 1)}
+if ! [[ "$PARALLEL" =~ ^[1-9][0-9]*$ ]]; then
+    echo "FUZZ_PARALLEL must be a whole number of targets, 1 or more (got '$PARALLEL')" >&2
+    exit 2
+fi
 SECONDS_PER_TARGET=15
 BUILD_ONLY=0
 
@@ -167,7 +172,6 @@ fuzz_one() {
 # thread, so on two cores two targets get their full time in half the wall-clock time.
 LOG_DIR="$ROOT/fuzz/target/logs"
 mkdir -p "$LOG_DIR"
-PARALLEL=${FUZZ_PARALLEL:-$(nproc 2>/dev/null || echo 1)}
 step "fuzz ${#TARGETS[@]} target(s) for ${SECONDS_PER_TARGET}s each, $PARALLEL at a time"
 running=0
 for target in "${TARGETS[@]}"; do rm -f "$LOG_DIR/$target.line"; done

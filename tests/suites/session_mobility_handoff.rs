@@ -126,7 +126,7 @@ fn manifest() -> HandoffManifest {
 }
 
 fn ack(handoff_id: &str) -> HandoffCommitAck {
-    HandoffCommitAck::new(handoff_id, "desktop", 1234)
+    HandoffCommitAck::new(handoff_id, "desktop", NOW_MS)
 }
 
 fn request(handoff_id: &str) -> HandoffManifestRequest {
@@ -1875,13 +1875,16 @@ cases! {
                 "the live record"
             );
             assert!(destination.is_live());
-            let again = block_on(destination.commit(NOW_MS)).expect("an answer");
+            // A later commit, at a later time, is refused and leaves the acknowledgement (and its
+            // `committedAt`, the first commit's `now_ms`) as it was.
+            let again = block_on(destination.commit(NOW_MS + 60_000)).expect("an answer");
             assert_eq!(
                 again.detail.as_deref(),
                 Some(
                     "commit refused: a transfer in state 'committed' has nothing verified to commit"
                 )
             );
+            assert_eq!(destination.acknowledgement(), Some(&ack("handoff_1")));
             let discard = destination.discard(HandoffRefusal::Cancelled, "late");
             assert_eq!(
                 discard,

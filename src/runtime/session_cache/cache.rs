@@ -711,7 +711,7 @@ impl<R: InteractiveSessionStore, I: IdSource, L: RawMutex> SessionCachePort
             SessionLoadOutcome::Valid { record, .. } => {
                 self.resume(*record, options, &stamp, now_ms).await?
             }
-            SessionLoadOutcome::Missing if options.require_existing => {
+            SessionLoadOutcome::Missing if options.requires_existing() => {
                 return Err(SessionCacheError::NotFound { id: id.to_owned() });
             }
             SessionLoadOutcome::Missing => {
