@@ -449,7 +449,7 @@ fn by_a_parse(bytes: &[u8], stored_id: &str) -> SessionRecordDecodeOutcome {
     let Ok(document) = serde_json::from_slice::<Value>(bytes) else {
         return corrupt("", "not JSON", None);
     };
-    let Value::Object(envelope) = document else {
+    let Value::Object(mut envelope) = document else {
         return corrupt("", "not an object", None);
     };
     let cwd = envelope
@@ -476,11 +476,14 @@ fn by_a_parse(bytes: &[u8], stored_id: &str) -> SessionRecordDecodeOutcome {
             cwd,
         };
     }
-    let record = match envelope.get("record") {
+    // Taken out of the envelope and read by value: read by reference, serde_json copies every
+    // string of the record, a second copy the small board's heap has no room for.
+    let record = match envelope.remove("record") {
         Some(record @ Value::Object(_)) => record,
         Some(_) => return corrupt("record", "not an object", cwd),
         None => return corrupt("record", "missing field `record`", cwd),
     };
+    drop(envelope);
     match <InteractiveSessionRecord as serde::Deserialize>::deserialize(record) {
         Ok(record) if record.id == stored_id => SessionRecordDecodeOutcome::Valid {
             record: alloc::boxed::Box::new(record),
