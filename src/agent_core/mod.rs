@@ -94,6 +94,12 @@ mod error_value;
 mod history;
 #[cfg(feature = "serde")]
 mod json;
+#[cfg(any(
+    feature = "serde",
+    feature = "transport-runtime",
+    feature = "session-mobility"
+))]
+mod json_tokens;
 mod message;
 #[cfg(feature = "serde")]
 mod message_decode;
@@ -137,6 +143,10 @@ pub use json::{
     JsonDecodeError, from_json_slice, from_json_slice_within, from_json_str, from_json_str_within,
     from_json_value,
 };
+#[cfg(any(feature = "record-codec", feature = "transport-runtime"))]
+pub(crate) use json_tokens::unicode_escape;
+#[cfg(all(feature = "serde", feature = "session"))]
+pub(crate) use json_tokens::{quote_or_escape, space, token};
 pub use message::{
     AssistantMessage, BaseMessage, MessageRole, MessageState, SystemMessage, ToolCall,
     ToolCallFunction, ToolCallType, ToolMessage, UniversalMessage, UniversalMessagePart,
@@ -144,8 +154,6 @@ pub use message::{
 };
 #[cfg(any(feature = "transport-runtime", feature = "session-mobility"))]
 pub(crate) use nesting::nests_deeper;
-#[cfg(all(feature = "serde", feature = "session"))]
-pub(crate) use nesting::quote_or_escape;
 #[cfg(feature = "serde")]
 pub(crate) use nesting::too_deep;
 #[cfg(all(feature = "serde", feature = "execution"))]

@@ -2,6 +2,7 @@
 //! one pass without recursion, so that no recursive parse ever reads text deeper than the host
 //! allows. It reads any bytes, JSON or not, and never panics.
 
+use super::json_tokens::string_end;
 #[cfg(feature = "serde")]
 use super::{ReadLimits, echoed};
 #[cfg(feature = "serde")]
@@ -145,46 +146,6 @@ fn path_to(bytes: &[u8], offset: usize, echo: usize) -> String {
         }
     }
     path
-}
-
-/// The offset of the quote that closes the string whose text starts at `from` (just after its
-/// opening quote); `None` when it is never closed.
-fn string_end(bytes: &[u8], mut from: usize) -> Option<usize> {
-    loop {
-        let at = from + quote_or_escape(bytes.get(from..)?)?;
-        if bytes.get(at) == Some(&b'"') {
-            return Some(at);
-        }
-        // A backslash: the byte after it is escaped, whatever it is.
-        from = at + 2;
-    }
-}
-
-/// The high bit of each of the eight bytes of `word` that is `byte`, and maybe of some bytes
-/// above the first such one (a borrow may carry): its lowest set bit is exact.
-const fn bytes_equal(word: u64, byte: u8) -> u64 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    let diff = word ^ (ONES * byte as u64);
-    diff.wrapping_sub(ONES) & !diff & (ONES << 7)
-}
-
-/// Where the first quote or backslash of `bytes` is, eight bytes at a time.
-pub(crate) fn quote_or_escape(bytes: &[u8]) -> Option<usize> {
-    let mut at = 0;
-    while let Some(chunk) = bytes.get(at..).and_then(<[u8]>::first_chunk::<8>) {
-        let word = u64::from_le_bytes(*chunk);
-        let found = bytes_equal(word, b'"') | bytes_equal(word, b'\\');
-        if found != 0 {
-            return Some(at + found.trailing_zeros() as usize / 8);
-        }
-        at += 8;
-    }
-    let tail = bytes.get(at..)?;
-    Some(
-        at + tail
-            .iter()
-            .position(|&byte| byte == b'"' || byte == b'\\')?,
-    )
 }
 
 #[cfg(all(test, feature = "serde"))]

@@ -3,6 +3,8 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use crate::agent_core::{space, token, unicode_escape};
+
 /// The deepest nesting the best-effort `cwd` scanner follows (serde_json's own limit).
 const SCAN_DEPTH: usize = 128;
 
@@ -45,9 +47,7 @@ impl Scanner<'_> {
     }
 
     fn skip_space(&mut self) {
-        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-            self.pos += 1;
-        }
+        self.pos = space(self.bytes, self.pos);
     }
 
     fn expect(&mut self, byte: u8) -> Result<(), Broken> {
@@ -131,17 +131,12 @@ impl Scanner<'_> {
 
     /// A number, `true`, `false` or `null`, read loosely (its characters, at least one).
     fn scalar(&mut self) -> Result<(), Broken> {
-        let start = self.pos;
-        while matches!(
-            self.peek(),
-            Some(b'0'..=b'9' | b'a'..=b'z' | b'A'..=b'Z' | b'+' | b'-' | b'.')
-        ) {
-            self.pos += 1;
-        }
-        if self.pos > start {
-            Ok(())
-        } else {
-            Err(Broken)
+        match token(self.bytes.get(self.pos..).unwrap_or_default()) {
+            0 => Err(Broken),
+            len => {
+                self.pos += len;
+                Ok(())
+            }
         }
     }
 
@@ -164,7 +159,7 @@ impl Scanner<'_> {
                         b'n' => '\n',
                         b'r' => '\r',
                         b't' => '\t',
-                        b'u' => self.unicode_escape()?,
+                        b'u' => self.unicode_escape(self.pos - 2)?,
                         _ => return Err(Broken),
                     };
                     let mut buffer = [0; 4];
@@ -175,33 +170,24 @@ impl Scanner<'_> {
         }
     }
 
-    /// The character of a `\uXXXX` escape (after the `u`), surrogate pairs joined; a lone
-    /// surrogate becomes U+FFFD.
-    fn unicode_escape(&mut self) -> Result<char, Broken> {
-        let first = self.hex4()?;
+    /// The character of the `\uXXXX` escape whose backslash is at `at` (the scan is past its
+    /// `u`), surrogate pairs joined; a lone surrogate becomes U+FFFD.
+    fn unicode_escape(&mut self, at: usize) -> Result<char, Broken> {
+        let first = unicode_escape(self.bytes, at).ok_or(Broken)?;
+        self.pos = at + 6;
+        let character = |unit: u32| char::from_u32(unit).unwrap_or(char::REPLACEMENT_CHARACTER);
         if !(0xD800..0xDC00).contains(&first) {
-            return Ok(char::from_u32(first).unwrap_or(char::REPLACEMENT_CHARACTER));
+            return Ok(character(first.into()));
         }
         if self.bytes.get(self.pos..self.pos + 2) != Some(b"\\u") {
             return Ok(char::REPLACEMENT_CHARACTER);
         }
-        self.pos += 2;
-        let second = self.hex4()?;
+        let second = unicode_escape(self.bytes, self.pos).ok_or(Broken)?;
+        self.pos += 6;
         if !(0xDC00..0xE000).contains(&second) {
             return Ok(char::REPLACEMENT_CHARACTER);
         }
-        let joined = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00);
-        Ok(char::from_u32(joined).unwrap_or(char::REPLACEMENT_CHARACTER))
-    }
-
-    fn hex4(&mut self) -> Result<u32, Broken> {
-        let mut code = 0;
-        for _ in 0..4 {
-            let digit = char::from(self.bump().ok_or(Broken)?)
-                .to_digit(16)
-                .ok_or(Broken)?;
-            code = code * 16 + digit;
-        }
-        Ok(code)
+        let joined = 0x10000 + ((u32::from(first) - 0xD800) << 10) + (u32::from(second) - 0xDC00);
+        Ok(character(joined))
     }
 }

@@ -12,7 +12,7 @@ use alloc::vec::Vec;
 use core::fmt::Write as _;
 use core::ops::Range;
 
-use crate::agent_core::quote_or_escape;
+use crate::agent_core::{quote_or_escape, space, token};
 
 /// The deepest nesting followed by default (serde_json's own limit for a parse); a decoder of
 /// outside text bounds it lower with [`outline_plain`]'s `limit`.
@@ -446,14 +446,6 @@ fn name<'t>(text: &'t str, quoted: Range<usize>) -> Option<Cow<'t, str>> {
     }
 }
 
-/// The position of the first byte at or after `pos` that is not JSON space.
-fn space(bytes: &[u8], mut pos: usize) -> usize {
-    while matches!(bytes.get(pos), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-        pos += 1;
-    }
-    pos
-}
-
 /// Where the value that starts at `pos`, nested `base` deep, ends, without recursion and
 /// without decoding its strings; clears `plain` when it is not (see [`outline_plain`]). Loose:
 /// it finds where a value of valid text ends, and stops at some errors of broken text (and at
@@ -505,13 +497,6 @@ fn value_end_at(
             return Some(bytes.len() - rest.len());
         }
     }
-}
-
-/// The length of the rest of a scalar token (letters, digits, `+`, `-`, `.`).
-fn token(rest: &[u8]) -> usize {
-    rest.iter()
-        .position(|byte| !byte.is_ascii_alphanumeric() && !b"+-.".contains(byte))
-        .unwrap_or(rest.len())
 }
 
 /// Skips the rest of a string (after its opening quote), whatever its escapes; `None` at the

@@ -5,6 +5,8 @@
 
 use alloc::vec::Vec;
 
+use crate::agent_core::unicode_escape;
+
 /// The text with every lone surrogate escape written as `\ufffd`, or `None` when it has none
 /// (the text is then refused or accepted on its own merits). Only `\u` escapes are read:
 /// an escaped backslash is skipped whole, so `\\ud800` is left alone.
@@ -39,17 +41,6 @@ pub(super) fn replace_lone_surrogates(text: &[u8]) -> Option<Vec<u8>> {
     let mut repaired = repaired?;
     repaired.extend_from_slice(text.get(copied..)?);
     Some(repaired)
-}
-
-/// The code unit of a `\uXXXX` escape starting at `at`, or `None` when none starts there.
-fn unicode_escape(text: &[u8], at: usize) -> Option<u16> {
-    let escape = text.get(at..at + 6)?;
-    let (prefix, hex) = escape.split_at(2);
-    if prefix != b"\\u" {
-        return None;
-    }
-    let hex = core::str::from_utf8(hex).ok()?;
-    u16::from_str_radix(hex, 16).ok()
 }
 
 #[cfg(test)]
