@@ -188,6 +188,10 @@ for name in "${CONSUMERS[@]}"; do
                 name = $4; for (i = 5; i <= NF; i++) name = name " " $i
                 printf "%9d  %6.2f%%  %s  %s\n", size, 100 * size / total, $3, substr(name, 1, 150)
             }'
+    echo
+    echo "--- $name, thumbv7em by byte group (the first group whose pattern a symbol matches; % of .text+.rodata)"
+    arm-none-eabi-nm -C --print-size --radix=d "$OUT/$name.elf" |
+        awk -v total="${SIZE[$name/thumbv7em]}" -v ranges="$ranges" -f "$SIZE_DIR/tools/byte-groups.awk"
 done
 
 # ---------------------------------------------------------------- budgets
