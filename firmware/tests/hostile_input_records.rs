@@ -194,6 +194,46 @@ fn assert_capped(issues: &[SessionRecordDecodeIssue]) {
     );
 }
 
+/// A record of about 8 KiB whose messages are one valid message, then `filler` (a byte or two
+/// each) until the size: elements no message decodes from, or commas with no element between.
+fn one_message_then(filler: &str) -> String {
+    let mut text = String::with_capacity(8 * 1024);
+    text.push_str(
+        r#"{"schemaVersion":1,"record":{"id":"sess-2","cwd":"/a","createdAt":"t","updatedAt":"t","messages":[{"role":"user","id":"m1","timestamp":"t","state":"complete","content":"hi"}"#,
+    );
+    while text.len() + filler.len() + 3 <= 8 * 1024 {
+        text.push_str(filler);
+    }
+    text.push_str("]}}");
+    text
+}
+
+/// A list is sized once by the elements its text holds; a byte or two of text each must not
+/// size it at a decoded message each (a reservation the heap cannot give aborts the board).
+fn one_message_then_8_kib_of_scalars() {
+    let text = one_message_then(",1");
+    assert!(text.len() > 8000);
+    assert_capped_from(
+        &corrupt(decode_session_record(text.as_bytes(), "sess-2")),
+        1,
+    );
+}
+
+fn one_message_then_8_kib_of_commas() {
+    let text = one_message_then(",");
+    assert!(text.len() > 8000);
+    // Not JSON: one issue, at the document.
+    let issues = corrupt(decode_session_record(text.as_bytes(), "sess-2"));
+    assert_eq!(issues.len(), 1, "{issues:?}");
+}
+
+/// `issues` are the first [`ISSUES`] from message `first` on, then one that counts the rest.
+fn assert_capped_from(issues: &[SessionRecordDecodeIssue], first: usize) {
+    let path = format!("record.messages[{first}]");
+    assert!(issues[0].path.starts_with(&path), "{}", issues[0].path);
+    assert_eq!(issues.len(), ISSUES + 1);
+}
+
 fn eight_kib_of_broken_members() {
     let message = r#"{"role":"user","id":1,"timestamp":2,"state":3,"content":4,"x":[5]}"#;
     let text = many_messages(message, 8 * 1024);
@@ -382,6 +422,18 @@ fn main() -> ! {
             (
                 "eight_kib_of_broken_members",
                 eight_kib_of_broken_members,
+                STACK,
+                HEAP,
+            ),
+            (
+                "one_message_then_8_kib_of_scalars",
+                one_message_then_8_kib_of_scalars,
+                STACK,
+                HEAP,
+            ),
+            (
+                "one_message_then_8_kib_of_commas",
+                one_message_then_8_kib_of_commas,
                 STACK,
                 HEAP,
             ),

@@ -642,13 +642,16 @@ mod member_decoder {
         /// A list member, element by element: absent is `None` (an issue when `required`),
         /// `null` too when it is not `required`.
         fn list<T: DeserializeOwned>(&mut self, index: usize, required: bool) -> Option<Vec<T>> {
-            let list = self.elements(index, required)?;
+            let (list, count) = self.elements(index, required)?;
             let before = (self.issues.len(), self.omitted);
             let mut decoded = Vec::new();
-            // The elements are counted first (a scan, no decode): the list is allocated once at
-            // its size, when its first element decodes, never grown by doubling (which holds
-            // the old and the new buffer at once on a small heap).
-            let count = each_element(self.text, &list).count();
+            // The outline counted the elements in its pass: the list is allocated once, when its
+            // first element decodes, never grown by doubling (which holds the old and the new
+            // buffer at once on a small heap). At most as many as the rest of the text holds
+            // elements the size of that first one, and never more bytes than the list's text:
+            // a count of elements of a byte or two each is not a count of decoded values. A
+            // heap that cannot give even that grows the list as its elements decode.
+            let fits = list.len() / core::mem::size_of::<T>().max(1);
             let mut read_whole = true;
             for (at, element) in each_element(self.text, &list).enumerate() {
                 let Some(Element { span, longest }) = element else {
@@ -657,11 +660,13 @@ mod member_decoder {
                     read_whole = false;
                     break;
                 };
+                let room = (list.end.saturating_sub(span.start) / span.len().max(1)).max(1);
                 let (element, whole) = self.decode(index, Some(at), Some(longest), span);
                 read_whole &= whole;
                 if let Some(element) = element {
                     if decoded.capacity() == 0 {
-                        decoded.reserve_exact(count - at);
+                        let wanted = count.saturating_sub(at).min(room).min(fits);
+                        let _ = decoded.try_reserve_exact(wanted);
                     }
                     decoded.push(element);
                 }
@@ -672,9 +677,9 @@ mod member_decoder {
             ((self.issues.len(), self.omitted) == before).then_some(decoded)
         }
 
-        /// The span of a list member (see [`Members::list`]); not a list, it adds the issue.
-        /// Not generic.
-        fn elements(&mut self, index: usize, required: bool) -> Option<Range<usize>> {
+        /// The span of a list member (see [`Members::list`]) and how many elements the outline
+        /// counted in it; not a list, it adds the issue. Not generic.
+        fn elements(&mut self, index: usize, required: bool) -> Option<(Range<usize>, usize)> {
             let node = if required {
                 self.slots[index]
             } else {
@@ -696,7 +701,7 @@ mod member_decoder {
                 self.failed.push(node.span.clone());
                 return None;
             }
-            Some(node.span.clone())
+            Some((node.span.clone(), node.elements))
         }
 
         fn missing(&mut self, index: usize) {

@@ -47,6 +47,9 @@ pub(crate) struct Node<'t> {
     pub(crate) span: Range<usize>,
     /// The members of an object (named) or the elements of an array (unnamed), when outlined.
     pub(crate) children: Option<Vec<Child<'t>>>,
+    /// For an array that is not outlined, how many elements it holds, counted in the same pass
+    /// (exact for valid text; a list decoder only sizes its allocation by it); else 0.
+    pub(crate) elements: usize,
 }
 
 /// A member of an outlined object (with its name and where its name starts) or an element of
@@ -97,10 +100,17 @@ fn node<'t>(
         Some(b'{') if levels > 0 => b'}',
         Some(b'[') if levels > 0 => b']',
         _ => {
-            let end = value_end_at(bytes, start, depth, limit, plain, &mut 0)?;
+            let mut commas = 0;
+            let end = value_end_at(bytes, start, depth, limit, plain, &mut 0, &mut commas)?;
+            let empty = bytes.get(space(bytes, start + 1)) == Some(&b']');
             return Some(Node {
                 span: start..end,
                 children: None,
+                elements: if bytes.get(start) == Some(&b'[') && !empty {
+                    commas + 1
+                } else {
+                    0
+                },
             });
         }
     };
@@ -116,6 +126,7 @@ fn node<'t>(
         return Some(Node {
             span: start..pos + 1,
             children: Some(children),
+            elements: 0,
         });
     }
     loop {
@@ -149,6 +160,7 @@ fn node<'t>(
                 return Some(Node {
                     span: start..pos + 1,
                     children: Some(children),
+                    elements: 0,
                 });
             }
             _ => return None,
@@ -181,7 +193,8 @@ pub(crate) fn each_element<'t>(
     core::iter::from_fn(move || {
         let at = pos.take()?;
         let mut longest = 0;
-        let Some(value_end) = value_end_at(bytes, at, 0, DEPTH, &mut true, &mut longest) else {
+        let Some(value_end) = value_end_at(bytes, at, 0, DEPTH, &mut true, &mut longest, &mut 0)
+        else {
             return Some(None);
         };
         let after = space(bytes, value_end);
@@ -362,7 +375,7 @@ fn canonical_at(text: &str, span: &Range<usize>, out: &mut String, depth: usize)
             let mut pos = space(bytes, span.start + 1);
             if bytes.get(pos) != Some(&b']') {
                 loop {
-                    let end = value_end_at(bytes, pos, depth, DEPTH, &mut true, &mut 0)?;
+                    let end = value_end_at(bytes, pos, depth, DEPTH, &mut true, &mut 0, &mut 0)?;
                     canonical_at(text, &(pos..end), out, depth + 1)?;
                     pos = space(bytes, end);
                     match bytes.get(pos) {
@@ -447,9 +460,10 @@ fn name<'t>(text: &'t str, quoted: Range<usize>) -> Option<Cow<'t, str>> {
 }
 
 /// Where the value that starts at `pos`, nested `base` deep, ends, without recursion and
-/// without decoding its strings; clears `plain` when it is not (see [`outline_plain`]). Loose:
-/// it finds where a value of valid text ends, and stops at some errors of broken text (and at
-/// nesting deeper than `limit` in all).
+/// without decoding its strings; clears `plain` when it is not (see [`outline_plain`]), raises
+/// `longest` to its longest string's bytes and adds its own commas (those between its members
+/// or elements) to `commas`. Loose: it finds where a value of valid text ends, and stops at
+/// some errors of broken text (and at nesting deeper than `limit` in all).
 fn value_end_at(
     bytes: &[u8],
     pos: usize,
@@ -457,6 +471,7 @@ fn value_end_at(
     limit: usize,
     plain: &mut bool,
     longest: &mut usize,
+    commas: &mut usize,
 ) -> Option<usize> {
     let mut depth = 0_usize;
     let mut rest = bytes.get(pos..)?;
@@ -488,6 +503,10 @@ fn value_end_at(
                     *plain = false;
                 }
                 rest = tail;
+            }
+            b',' if depth == 1 => {
+                *commas += 1;
+                continue;
             }
             _ if depth > 0 => continue,
             b'a'..=b'z' | b'A'..=b'Z' | b'+' | b'.' => rest = rest.get(token(rest)..)?,
