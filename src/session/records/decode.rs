@@ -651,7 +651,6 @@ mod member_decoder {
             // elements the size of that first one, and never more bytes than the list's text:
             // a count of elements of a byte or two each is not a count of decoded values. A
             // heap that cannot give even that grows the list as its elements decode.
-            let fits = list.len() / core::mem::size_of::<T>().max(1);
             let mut read_whole = true;
             for (at, element) in each_element(self.text, &list).enumerate() {
                 let Some(Element { span, longest }) = element else {
@@ -660,12 +659,13 @@ mod member_decoder {
                     read_whole = false;
                     break;
                 };
-                let room = (list.end.saturating_sub(span.start) / span.len().max(1)).max(1);
+                let first = span.clone();
                 let (element, whole) = self.decode(index, Some(at), Some(longest), span);
                 read_whole &= whole;
                 if let Some(element) = element {
                     if decoded.capacity() == 0 {
-                        let wanted = count.saturating_sub(at).min(room).min(fits);
+                        let left = count.saturating_sub(at);
+                        let wanted = Self::reservation(left, &list, &first, size_of::<T>());
                         let _ = decoded.try_reserve_exact(wanted);
                     }
                     decoded.push(element);
@@ -675,6 +675,19 @@ mod member_decoder {
                 self.failed.push(list);
             }
             ((self.issues.len(), self.omitted) == before).then_some(decoded)
+        }
+
+        /// How many of the `left` elements of the list at `list` to reserve room for, the first
+        /// of them decoded from `first`, each `size` bytes: as many as the rest of the text
+        /// holds elements that long, and no more bytes than the list's text. Not generic.
+        fn reservation(
+            left: usize,
+            list: &Range<usize>,
+            first: &Range<usize>,
+            size: usize,
+        ) -> usize {
+            let room = (list.end.saturating_sub(first.start) / first.len().max(1)).max(1);
+            left.min(room).min(list.len() / size.max(1))
         }
 
         /// The span of a list member (see [`Members::list`]) and how many elements the outline
