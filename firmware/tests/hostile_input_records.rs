@@ -1,7 +1,8 @@
 //! Hostile stored records on the LM3S6965 (64 KiB SRAM: a 40 KiB heap, about 24 KiB of stack):
 //! the `session_decode` fuzz reproducers replayed through `decode_session_record`, and crafted
 //! worst cases: nesting at the default bound, one past it and 1000 deep; about 8 KiB of
-//! `"messages":[{},{},…]`; 8 KiB of messages with every member broken; a 6 KiB wrong `id`;
+//! `"messages":[{},{},…]`; 8 KiB of messages with every member broken; one valid message, then
+//! 8 KiB of one-byte elements or of commas; a 6 KiB wrong `id`;
 //! strings of about 8 KiB where a list, an object, a record or a name is, and long unknown roles.
 //! Each case checks the outcome (corrupt for bad input, with a bounded list of issues and
 //! bounded echoes) and runs within a stack and heap budget.

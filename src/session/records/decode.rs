@@ -645,12 +645,13 @@ mod member_decoder {
             let (list, count) = self.elements(index, required)?;
             let before = (self.issues.len(), self.omitted);
             let mut decoded = Vec::new();
-            // The outline counted the elements in its pass: the list is allocated once, when its
-            // first element decodes, never grown by doubling (which holds the old and the new
-            // buffer at once on a small heap). At most as many as the rest of the text holds
-            // elements the size of that first one, and never more bytes than the list's text:
-            // a count of elements of a byte or two each is not a count of decoded values. A
-            // heap that cannot give even that grows the list as its elements decode.
+            // The outline counted the elements in its pass: the list is allocated when its first
+            // element decodes, never grown by doubling (which holds the old and the new buffer
+            // at once on a small heap). First for at most as many elements as the rest of the
+            // text holds at the size of that first one: a count of elements of a byte or two
+            // each is not a count of decoded values. Once that many have decoded, for all the
+            // elements counted. A heap that cannot give a reservation grows the list as its
+            // elements decode.
             let mut read_whole = true;
             for (at, element) in each_element(self.text, &list).enumerate() {
                 let Some(Element { span, longest }) = element else {
@@ -663,9 +664,13 @@ mod member_decoder {
                 let (element, whole) = self.decode(index, Some(at), Some(longest), span);
                 read_whole &= whole;
                 if let Some(element) = element {
-                    if decoded.capacity() == 0 {
+                    if decoded.len() == decoded.capacity() {
                         let left = count.saturating_sub(at);
-                        let wanted = Self::reservation(left, &list, &first, size_of::<T>());
+                        let wanted = if decoded.is_empty() {
+                            Self::reservation(left, &list, &first)
+                        } else {
+                            left
+                        };
                         let _ = decoded.try_reserve_exact(wanted);
                     }
                     decoded.push(element);
@@ -677,17 +682,12 @@ mod member_decoder {
             ((self.issues.len(), self.omitted) == before).then_some(decoded)
         }
 
-        /// How many of the `left` elements of the list at `list` to reserve room for, the first
-        /// of them decoded from `first`, each `size` bytes: as many as the rest of the text
-        /// holds elements that long, and no more bytes than the list's text. Not generic.
-        fn reservation(
-            left: usize,
-            list: &Range<usize>,
-            first: &Range<usize>,
-            size: usize,
-        ) -> usize {
+        /// How many of the `left` elements of the list at `list` to reserve room for when the
+        /// first of them decoded from `first`: at most as many as the rest of the text holds
+        /// elements that long. Not generic.
+        fn reservation(left: usize, list: &Range<usize>, first: &Range<usize>) -> usize {
             let room = (list.end.saturating_sub(first.start) / first.len().max(1)).max(1);
-            left.min(room).min(list.len() / size.max(1))
+            left.min(room)
         }
 
         /// The span of a list member (see [`Members::list`]) and how many elements the outline
