@@ -115,6 +115,21 @@ fn unknown_member_1000_deep() {
     );
 }
 
+/// Nesting 1000 deep before the record's `cwd`: after the bound's refusal, the best-effort
+/// `cwd` scan reads the same bytes, and must give up within the stack budget too.
+fn deep_before_the_cwd() {
+    let text = nested(
+        r#"{"schemaVersion":1,"record":{"extra":"#,
+        DEEP,
+        r#","id":"sess-2","cwd":"/a"}}"#,
+    );
+    let outcome = decode_session_record(&text, "sess-2");
+    let SessionRecordDecodeOutcome::Corrupt { issues, .. } = &outcome else {
+        panic!("corrupt, not {:?}", outcome.status());
+    };
+    assert_too_deep(issues, "record.extra");
+}
+
 /// One of `issues` is the bound's, located under `path`.
 fn assert_too_deep(issues: &[SessionRecordDecodeIssue], path: &str) {
     let found = issues.iter().find(|issue| issue.message.contains(TOO_DEEP));
@@ -396,6 +411,7 @@ fn main() -> ! {
                 STACK,
                 HEAP,
             ),
+            ("deep_before_the_cwd", deep_before_the_cwd, STACK, HEAP),
             (
                 "message_content_at_the_bound",
                 message_content_at_the_bound,
