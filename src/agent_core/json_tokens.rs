@@ -76,13 +76,9 @@ pub(crate) fn unicode_escape(bytes: &[u8], at: usize) -> Option<u16> {
 /// The number the first four bytes of `bytes` write as hex digits (either case), or `None`.
 #[cfg(any(feature = "record-codec", feature = "transport-runtime"))]
 fn hex4(bytes: &[u8]) -> Option<u16> {
-    let mut unit = 0_u16;
-    for &byte in bytes.get(..4)? {
-        // A hex digit's value fits a u16 nibble.
-        let digit = u16::try_from(char::from(byte).to_digit(16)?).ok()?;
-        unit = unit << 4 | digit;
-    }
-    Some(unit)
+    let mut unit = [0_u8; 2];
+    base16ct::mixed::decode(bytes.get(..4)?, &mut unit).ok()?;
+    Some(u16::from_be_bytes(unit))
 }
 
 #[cfg(test)]
