@@ -5,7 +5,8 @@
 //! - `record_save/memory_store_save`: [`InteractiveSessionStore::save`] (run save, provenance
 //!   `session`) of a 1 MiB record on a [`MemoryRecordStore`], over the version the previous
 //!   iteration saved (the steady state of a session committing every turn): claim, read the
-//!   previous bytes and recognise them as the ones this store wrote, encode, write;
+//!   previous bytes and recognise them as the ones this store wrote (by their fingerprint),
+//!   encode, write, fingerprint what was written;
 //! - `record_save/serde_json_to_vec`: `serde_json::to_vec` of the same record (the encoding
 //!   alone, the floor a save is measured against);
 //! - `record_save/encode_session_record`: the crate's envelope encoder, for reference.

@@ -12,6 +12,7 @@ thread_local! {
     static COUNTING: Cell<bool> = const { Cell::new(false) };
     static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
     static BYTES: Cell<usize> = const { Cell::new(0) };
+    static LIVE: Cell<isize> = const { Cell::new(0) };
 }
 
 fn note_allocation(bytes: usize) {
@@ -20,6 +21,14 @@ fn note_allocation(bytes: usize) {
     if counting {
         let _ = ALLOCATIONS.try_with(|count| count.set(count.get() + 1));
         let _ = BYTES.try_with(|total| total.set(total.get() + bytes));
+    }
+    note_live(bytes.cast_signed());
+}
+
+/// Adds `change` to the bytes this thread holds while it is counting (a free subtracts).
+fn note_live(change: isize) {
+    if COUNTING.try_with(Cell::get).unwrap_or(false) {
+        let _ = LIVE.try_with(|live| live.set(live.get() + change));
     }
 }
 
@@ -41,11 +50,13 @@ unsafe impl GlobalAlloc for Counting {
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         note_allocation(new_size);
+        note_live(-layout.size().cast_signed());
         // SAFETY: `ptr` and `layout` come from this allocator, which is `System`'s.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        note_live(-layout.size().cast_signed());
         // SAFETY: `ptr` and `layout` come from this allocator, which is `System`'s.
         unsafe { System.dealloc(ptr, layout) }
     }
@@ -70,4 +81,15 @@ pub fn allocated_in(f: impl FnOnce()) -> (usize, usize) {
     f();
     COUNTING.with(|counting| counting.set(false));
     (ALLOCATIONS.with(Cell::get), BYTES.with(Cell::get))
+}
+
+/// How many bytes of heap `f` left allocated on this thread when it returned: what it
+/// allocated and did not free, less what it freed of earlier allocations.
+#[allow(dead_code)] // not every test that counts allocations counts what stays
+pub fn kept_by(f: impl FnOnce()) -> isize {
+    LIVE.with(|live| live.set(0));
+    COUNTING.with(|counting| counting.set(true));
+    f();
+    COUNTING.with(|counting| counting.set(false));
+    LIVE.with(Cell::get)
 }

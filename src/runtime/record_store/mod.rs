@@ -88,6 +88,7 @@
 //!
 //! Decisions where the contract was silent: `docs/decisions/record-store.md`.
 
+mod fingerprint;
 mod lease;
 mod medium;
 mod memory;

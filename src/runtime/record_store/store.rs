@@ -1,7 +1,6 @@
 //! The one record store ([`RecordStore`]) every medium and seal share: record ids, claims,
 //! lends, held sessions, classification and the store's error.
 
-use alloc::borrow::Cow;
 use alloc::boxed::Box;
 use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
@@ -22,6 +21,7 @@ use crate::session::records::{
     SessionStoreListing,
 };
 
+use super::fingerprint::Fingerprint;
 use super::lease::{Lease, Marker, earlier_boot};
 use super::medium::{RecordMedium, WriterId, WriterIdError, WriterMark};
 use super::seal::{Opened, RecordSeal, SealError, Sealed, Unsealed};
@@ -259,9 +259,10 @@ enum Held {
         record: Box<InteractiveSessionRecord>,
         owner: Option<RecordOwner>,
     },
-    /// With a seal that does not digest ([`Unsealed`]): the bytes themselves. They only spare
-    /// the commit a decode; a load never hands anything back from them.
-    Bytes(Vec<u8>),
+    /// With a seal that does not digest ([`Unsealed`]): the fingerprint of the bytes, never the
+    /// bytes (the session's holder has the record already). It only spares the commit a
+    /// decode; a load never hands anything back from it.
+    Fingerprint(Fingerprint),
 }
 
 /// What a load keeps of the bytes it classified, for a session it claims.
@@ -272,8 +273,9 @@ enum Keep {
     Same,
     /// The digest of the bytes (a sealing store), with the valid record they hold.
     Digested(RecordDigest),
-    /// The bytes themselves (a seal that does not digest), with the valid record they hold.
-    Bytes,
+    /// The fingerprint of the bytes (a seal that does not digest), with the valid record they
+    /// hold.
+    Fingerprint(Fingerprint),
 }
 
 /// What this store keeps about one id.
@@ -435,7 +437,7 @@ impl<M: RecordMedium, S: RecordSeal, L: RawMutex> RecordStore<M, S, L> {
                 record: Box::new(record.clone()),
                 owner,
             },
-            None => Held::Bytes(stored.to_vec()),
+            None => Held::Fingerprint(Fingerprint::of(stored)),
         };
         self.with_claims(|claims| {
             if let Some(Claim::Claimed { held }) = claims.get_mut(id) {
@@ -702,19 +704,23 @@ impl<M: RecordMedium, S: RecordSeal, L: RawMutex> RecordStore<M, S, L> {
     }
 
     /// True when `stored` are the exact bytes this store last read or wrote for `id` (by the
-    /// seal's digest, or byte for byte with a seal that does not digest): no decode.
+    /// seal's digest, or by their fingerprint with a seal that does not digest): no decode.
     fn holds(&self, id: &RecordId, stored: &[u8]) -> bool {
+        let held = self.with_claims(|claims| match claims.get(id) {
+            Some(Claim::Claimed {
+                held: Some(Held::Digested { digest, .. }),
+            }) => Some(Ok(digest.clone())),
+            Some(Claim::Claimed {
+                held: Some(Held::Fingerprint(held)),
+            }) => Some(Err(*held)),
+            _ => None,
+        });
         // Digested outside the lock: the seal is not the store's code.
-        let digest = self.seal.digest(stored);
-        self.with_claims(|claims| match claims.get(id) {
-            Some(Claim::Claimed {
-                held: Some(Held::Digested { digest: held, .. }),
-            }) => digest.as_ref() == Some(held),
-            Some(Claim::Claimed {
-                held: Some(Held::Bytes(bytes)),
-            }) => bytes.as_slice() == stored,
-            _ => false,
-        })
+        match held {
+            Some(Ok(digest)) => self.seal.digest(stored) == Some(digest),
+            Some(Err(held)) => held.matches(stored),
+            None => false,
+        }
     }
 
     /// True when a marker's text names this store (with or without a lease).
@@ -872,7 +878,9 @@ impl<M: RecordMedium, S: RecordSeal, L: RawMutex> RecordStore<M, S, L> {
                 let outcome = classify_opened(id, opened);
                 let keep = match (&outcome, digest) {
                     (SessionLoadOutcome::Valid { .. }, Some(digest)) => Keep::Digested(digest),
-                    (SessionLoadOutcome::Valid { .. }, None) => Keep::Bytes,
+                    (SessionLoadOutcome::Valid { .. }, None) => {
+                        Keep::Fingerprint(Fingerprint::of(stored))
+                    }
                     _ => Keep::Nothing,
                 };
                 (outcome, keep)
@@ -913,7 +921,9 @@ impl<M: RecordMedium, S: RecordSeal, L: RawMutex> RecordStore<M, S, L> {
                         owner: *owner,
                     })
                 }
-                (Keep::Bytes, SessionLoadOutcome::Valid { .. }) => Some(Held::Bytes(stored)),
+                (Keep::Fingerprint(held), SessionLoadOutcome::Valid { .. }) => {
+                    Some(Held::Fingerprint(held))
+                }
                 _ => None,
             };
             self.set(id, Claim::Claimed { held });
@@ -1006,13 +1016,7 @@ impl<M: RecordMedium, S: RecordSeal, L: RawMutex> RecordStore<M, S, L> {
                 record: Box::new(record.clone()),
                 owner,
             },
-            // The bytes written are kept as they are: the plaintext itself when the seal handed
-            // it back, so nothing is copied.
-            None => Held::Bytes(match bytes {
-                Cow::Owned(bytes) => bytes,
-                Cow::Borrowed(bytes) if core::ptr::eq(bytes, plaintext.as_slice()) => plaintext,
-                Cow::Borrowed(bytes) => bytes.to_vec(),
-            }),
+            None => Held::Fingerprint(Fingerprint::of(&bytes)),
         };
         Ok((held, digest))
     }
