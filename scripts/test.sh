@@ -194,7 +194,7 @@ isolation() {
 step_isolation() {
     step "compile-fail cases: every gate with no feature on, then the gates inside pieces; every family reachable with all features"
     isolation
-    isolation --features agent-core,analytics,tui,command,execution,transport,session,session-mobility,turn-queue,transport-runtime,policy,reconcile,record-codec,record-store,session-cache,shared-memory
+    isolation --features agent-core,analytics,tui,command,execution,transport,session,session-mobility,turn-queue,transport-runtime,policy,reconcile,record-codec,record-store,session-cache,session-protocol,shared-memory
     isolation --all-features
 }
 

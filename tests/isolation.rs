@@ -6,7 +6,7 @@
 //!
 //! ```text
 //! cargo test --no-default-features --test isolation -- --include-ignored   # tests/ui/gated
-//! cargo test --no-default-features --features agent-core,analytics,tui,command,execution,transport,session,session-mobility,turn-queue,transport-runtime,policy,reconcile,record-codec,record-store,session-cache,shared-memory --test isolation -- --include-ignored
+//! cargo test --no-default-features --features agent-core,analytics,tui,command,execution,transport,session,session-mobility,turn-queue,transport-runtime,policy,reconcile,record-codec,record-store,session-cache,session-protocol,shared-memory --test isolation -- --include-ignored
 //!                                                          # tests/ui/gated_below: the gates inside pieces
 //! cargo test --all-features --test isolation -- --include-ignored   # tests/ui/reach
 //! ```
@@ -41,6 +41,7 @@ const FAMILIES: &[(&str, bool)] = &[
     ("record-codec", cfg!(feature = "record-codec")),
     ("record-store", cfg!(feature = "record-store")),
     ("session-cache", cfg!(feature = "session-cache")),
+    ("session-protocol", cfg!(feature = "session-protocol")),
     ("shared-memory", cfg!(feature = "shared-memory")),
 ];
 

@@ -38,6 +38,7 @@ const EDGES: &[(&str, &[&str])] = &[
     ("runtime::record_codec", &["session"]),
     ("runtime::record_store", &["runtime::record_codec"]),
     ("runtime::session_cache", &["runtime::reconcile", "session"]),
+    ("runtime::session_protocol", &["runtime::transport", "session"]),
     ("runtime::shared_memory", &["agent_core"]),
     ("runtime::transport",  &["transport"]),
     ("runtime::turn_queue", &["session"]),

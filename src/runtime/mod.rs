@@ -14,6 +14,8 @@ pub mod record_codec;
 pub mod record_store;
 #[cfg(feature = "session-cache")]
 pub mod session_cache;
+#[cfg(feature = "session-protocol")]
+pub mod session_protocol;
 #[cfg(feature = "shared-memory")]
 pub mod shared_memory;
 #[cfg(feature = "transport-runtime")]

@@ -1,0 +1,12 @@
+//! The WebSocket session protocol of the reference's own clients, as sans-IO pieces (feature
+//! `session-protocol`).
+//!
+//! Built so far: the [`ResumeBuffer`], which stamps every outbound frame with a monotonic seq
+//! and keeps the frames a reconnecting client may still ask for, within a frame count and a
+//! byte budget ([`ResumeLimits`]); a resume from a seq whose successors are gone is a
+//! [`ResumeOverrun`], never a tail with a hole in it. Where it departs from the reference, and
+//! why: `docs/decisions/session-protocol.md`.
+
+mod resume_buffer;
+
+pub use resume_buffer::{ResumeBuffer, ResumeLimits, ResumeOverrun};
