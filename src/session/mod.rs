@@ -17,6 +17,7 @@
 //! | [`loops`] | self-paced loops | a self-paced loop is one enum of phases with a pure transition function; stale wakes after a resume are refused and a refused transition changes nothing |
 //! | [`directory`] | listings, the directory port, bindings, refusals | listings, the directory port, per-client bindings, and the session change/delete refusals with their exact code lists |
 //! | [`interaction`] | the in-process interaction channel | the in-process interaction channel (its `write` is mandatory), the agent driver, and the pure readers over an event stream |
+//! | [`protocol`] | the WebSocket session protocol's client and server messages | every message of the reference's protocol, tagged on `type` with its literals; only the eight turn-authored events carry a `driverId` |
 //! | [`screens`] | prompt history, project panel, settings screen | the read contracts a surface draws its screens from |
 //! | `testing` (feature `testing`) | the session double, the capability host builder | the full session double and the capability host builder with the exact rejections of the contract |
 //!
@@ -55,6 +56,7 @@ pub mod events;
 pub mod interaction;
 pub mod loops;
 pub mod prompts;
+pub mod protocol;
 pub mod records;
 pub mod screens;
 pub mod turns;

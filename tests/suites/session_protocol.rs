@@ -1,16 +1,241 @@
-//! Cases of the session protocol (`runtime::session_protocol`): so far the resume buffer, with
-//! a seeded property over any sequence of sends, drops, acks and resumes. Uses only `core`,
-//! `alloc` and the crate.
+//! Cases of the session protocol: the resume buffer (`runtime::session_protocol`), with a
+//! seeded property over any sequence of sends, drops, acks and resumes, and the client and
+//! server messages (`session::protocol`), each round-tripping its golden file. Uses only
+//! `core`, `alloc`, serde_json and the crate.
+//!
+//! The firmware runs the `buffer` and `client` parts on the LM3S6965. The `server` part runs on
+//! the host and in wasm32-wasip1 only: serde's derived decoder of every server payload, each
+//! twice through the buffering an internally tagged enum needs, is about 358 KB of flash, and a
+//! device host writes server messages, it does not read them.
 
 use alloc::vec::Vec;
 
 use agent_interface::runtime::session_protocol::{ResumeBuffer, ResumeLimits, ResumeOverrun};
+use agent_interface::session::protocol::{ClientMessage, ServerMessage};
+
+use crate::support::{golden, rejects};
 
 // Its own copy of the seeded generator, so that any runner (the firmware's included) gets it.
 #[path = "seeded.rs"]
 mod seeded;
 
 use self::seeded::Seeded;
+
+/// One golden file per client message, named by its `type` in snake case.
+const CLIENT_GOLDENS: &[(&str, &str)] = &[
+    (
+        "abort",
+        include_str!("../golden/session/protocol/client_abort.json"),
+    ),
+    (
+        "ack",
+        include_str!("../golden/session/protocol/client_ack.json"),
+    ),
+    (
+        "ask_response",
+        include_str!("../golden/session/protocol/client_ask_response.json"),
+    ),
+    (
+        "cancel_background_task",
+        include_str!("../golden/session/protocol/client_cancel_background_task.json"),
+    ),
+    (
+        "cancel_queue",
+        include_str!("../golden/session/protocol/client_cancel_queue.json"),
+    ),
+    (
+        "close_background_task",
+        include_str!("../golden/session/protocol/client_close_background_task.json"),
+    ),
+    (
+        "command",
+        include_str!("../golden/session/protocol/client_command.json"),
+    ),
+    (
+        "get_background_job_group",
+        include_str!("../golden/session/protocol/client_get_background_job_group.json"),
+    ),
+    (
+        "get_background_job_groups",
+        include_str!("../golden/session/protocol/client_get_background_job_groups.json"),
+    ),
+    (
+        "get_background_task",
+        include_str!("../golden/session/protocol/client_get_background_task.json"),
+    ),
+    (
+        "get_background_tasks",
+        include_str!("../golden/session/protocol/client_get_background_tasks.json"),
+    ),
+    (
+        "get_context",
+        include_str!("../golden/session/protocol/client_get_context.json"),
+    ),
+    (
+        "get_executing",
+        include_str!("../golden/session/protocol/client_get_executing.json"),
+    ),
+    (
+        "get_execution_workspace",
+        include_str!("../golden/session/protocol/client_get_execution_workspace.json"),
+    ),
+    (
+        "get_messages",
+        include_str!("../golden/session/protocol/client_get_messages.json"),
+    ),
+    (
+        "get_pending",
+        include_str!("../golden/session/protocol/client_get_pending.json"),
+    ),
+    (
+        "get_usage_report",
+        include_str!("../golden/session/protocol/client_get_usage_report.json"),
+    ),
+    (
+        "permission_response",
+        include_str!("../golden/session/protocol/client_permission_response.json"),
+    ),
+    (
+        "read_background_task_log",
+        include_str!("../golden/session/protocol/client_read_background_task_log.json"),
+    ),
+    (
+        "resume",
+        include_str!("../golden/session/protocol/client_resume.json"),
+    ),
+    (
+        "send_background_task",
+        include_str!("../golden/session/protocol/client_send_background_task.json"),
+    ),
+    (
+        "submit",
+        include_str!("../golden/session/protocol/client_submit.json"),
+    ),
+    (
+        "wait_background_job_group",
+        include_str!("../golden/session/protocol/client_wait_background_job_group.json"),
+    ),
+];
+
+/// One golden file per server message, named by its `type`.
+const SERVER_GOLDENS: &[(&str, &str)] = &[
+    (
+        "ask_request",
+        include_str!("../golden/session/protocol/server_ask_request.json"),
+    ),
+    (
+        "background_job_group",
+        include_str!("../golden/session/protocol/server_background_job_group.json"),
+    ),
+    (
+        "background_job_group_event",
+        include_str!("../golden/session/protocol/server_background_job_group_event.json"),
+    ),
+    (
+        "background_job_groups",
+        include_str!("../golden/session/protocol/server_background_job_groups.json"),
+    ),
+    (
+        "background_task",
+        include_str!("../golden/session/protocol/server_background_task.json"),
+    ),
+    (
+        "background_task_control_result",
+        include_str!("../golden/session/protocol/server_background_task_control_result.json"),
+    ),
+    (
+        "background_task_event",
+        include_str!("../golden/session/protocol/server_background_task_event.json"),
+    ),
+    (
+        "background_task_log",
+        include_str!("../golden/session/protocol/server_background_task_log.json"),
+    ),
+    (
+        "background_tasks",
+        include_str!("../golden/session/protocol/server_background_tasks.json"),
+    ),
+    (
+        "command_result",
+        include_str!("../golden/session/protocol/server_command_result.json"),
+    ),
+    (
+        "complete",
+        include_str!("../golden/session/protocol/server_complete.json"),
+    ),
+    (
+        "context",
+        include_str!("../golden/session/protocol/server_context.json"),
+    ),
+    (
+        "error",
+        include_str!("../golden/session/protocol/server_error.json"),
+    ),
+    (
+        "executing",
+        include_str!("../golden/session/protocol/server_executing.json"),
+    ),
+    (
+        "execution_workspace_event",
+        include_str!("../golden/session/protocol/server_execution_workspace_event.json"),
+    ),
+    (
+        "interrupted",
+        include_str!("../golden/session/protocol/server_interrupted.json"),
+    ),
+    (
+        "messages",
+        include_str!("../golden/session/protocol/server_messages.json"),
+    ),
+    (
+        "pending",
+        include_str!("../golden/session/protocol/server_pending.json"),
+    ),
+    (
+        "permission_request",
+        include_str!("../golden/session/protocol/server_permission_request.json"),
+    ),
+    (
+        "prompt_resolved",
+        include_str!("../golden/session/protocol/server_prompt_resolved.json"),
+    ),
+    (
+        "protocol_error",
+        include_str!("../golden/session/protocol/server_protocol_error.json"),
+    ),
+    (
+        "resume_gap",
+        include_str!("../golden/session/protocol/server_resume_gap.json"),
+    ),
+    (
+        "text_delta",
+        include_str!("../golden/session/protocol/server_text_delta.json"),
+    ),
+    (
+        "thinking",
+        include_str!("../golden/session/protocol/server_thinking.json"),
+    ),
+    (
+        "tool_end",
+        include_str!("../golden/session/protocol/server_tool_end.json"),
+    ),
+    (
+        "tool_start",
+        include_str!("../golden/session/protocol/server_tool_start.json"),
+    ),
+    (
+        "ui_intent",
+        include_str!("../golden/session/protocol/server_ui_intent.json"),
+    ),
+    (
+        "usage_report",
+        include_str!("../golden/session/protocol/server_usage_report.json"),
+    ),
+    (
+        "user_message",
+        include_str!("../golden/session/protocol/server_user_message.json"),
+    ),
+];
 
 /// A client of the buffer's host: what it received, in order, and whether it is connected.
 struct Client {
@@ -110,47 +335,115 @@ fn run(seed: u64, limits: ResumeLimits, steps: usize) {
 }
 
 cases! {
-    fn seqs_start_at_one_and_rise_by_one() {
-        let mut buffer = ResumeBuffer::default();
-        assert_eq!(buffer.last_seq(), 0);
-        assert_eq!((buffer.append("a", 1), buffer.append("b", 1)), (1, 2));
-        assert_eq!(buffer.retained().map(|(seq, frame)| (seq, *frame)).collect::<Vec<_>>(), [(1, "a"), (2, "b")]);
-    }
-
-    fn a_resume_after_acked_frames_is_an_overrun_and_after_the_last_is_empty() {
-        let mut buffer = ResumeBuffer::new(ResumeLimits::new(8, 1_000));
-        for frame in ["a", "b", "c"] {
-            buffer.append(frame, 1);
+    mod buffer {
+        fn seqs_start_at_one_and_rise_by_one() {
+            let mut buffer = ResumeBuffer::default();
+            assert_eq!(buffer.last_seq(), 0);
+            assert_eq!((buffer.append("a", 1), buffer.append("b", 1)), (1, 2));
+            assert_eq!(buffer.retained().map(|(seq, frame)| (seq, *frame)).collect::<Vec<_>>(), [(1, "a"), (2, "b")]);
         }
-        buffer.ack_through(2);
-        assert_eq!(buffer.tail_after(2).map(|tail| tail.count()), Ok(1));
-        let overrun: ResumeOverrun = buffer.tail_after(1).err().expect("an overrun");
-        assert_eq!((overrun.after, overrun.oldest, overrun.last), (1, 3, 3));
-        assert_eq!(buffer.tail_after(3).map(|tail| tail.count()), Ok(0));
-        assert_eq!(buffer.tail_after(u64::MAX).map(|tail| tail.count()), Ok(0));
-        // An ack past the last frees everything; the next frame is still 4.
-        buffer.ack_through(u64::MAX);
-        assert!(buffer.is_empty());
-        assert_eq!(buffer.append("d", 1), 4);
+
+        fn a_resume_after_acked_frames_is_an_overrun_and_after_the_last_is_empty() {
+            let mut buffer = ResumeBuffer::new(ResumeLimits::new(8, 1_000));
+            for frame in ["a", "b", "c"] {
+                buffer.append(frame, 1);
+            }
+            buffer.ack_through(2);
+            assert_eq!(buffer.tail_after(2).map(|tail| tail.count()), Ok(1));
+            let overrun: ResumeOverrun = buffer.tail_after(1).err().expect("an overrun");
+            assert_eq!((overrun.after, overrun.oldest, overrun.last), (1, 3, 3));
+            assert_eq!(buffer.tail_after(3).map(|tail| tail.count()), Ok(0));
+            assert_eq!(buffer.tail_after(u64::MAX).map(|tail| tail.count()), Ok(0));
+            // An ack past the last frees everything; the next frame is still 4.
+            buffer.ack_through(u64::MAX);
+            assert!(buffer.is_empty());
+            assert_eq!(buffer.append("d", 1), 4);
+        }
+
+        fn the_newest_frame_stays_whatever_its_size_unless_no_frame_may() {
+            let mut buffer = ResumeBuffer::new(ResumeLimits::new(8, 10));
+            buffer.append("small", 5);
+            buffer.append("large", 50);
+            assert_eq!((buffer.len(), buffer.retained_bytes(), buffer.oldest_seq()), (1, 50, 2));
+            let mut none = ResumeBuffer::new(ResumeLimits::new(0, 10));
+            assert_eq!(none.append("a", 1), 1);
+            assert!(none.is_empty());
+            assert!(none.tail_after(0).is_err());
+            assert_eq!(none.tail_after(1).map(|tail| tail.count()), Ok(0));
+        }
+
+        fn no_frame_is_lost_or_repeated_across_drops_acks_and_resumes() {
+            for seed in 0..64 {
+                run(seed, ResumeLimits::new(4, 256), 1_000);
+                run(seed ^ 0xA5A5, ResumeLimits::new(64, 100_000), 1_000);
+                run(seed ^ 0x5A5A, ResumeLimits::new(32, 96), 500);
+            }
+        }
     }
 
-    fn the_newest_frame_stays_whatever_its_size_unless_no_frame_may() {
-        let mut buffer = ResumeBuffer::new(ResumeLimits::new(8, 10));
-        buffer.append("small", 5);
-        buffer.append("large", 50);
-        assert_eq!((buffer.len(), buffer.retained_bytes(), buffer.oldest_seq()), (1, 50, 2));
-        let mut none = ResumeBuffer::new(ResumeLimits::new(0, 10));
-        assert_eq!(none.append("a", 1), 1);
-        assert!(none.is_empty());
-        assert!(none.tail_after(0).is_err());
-        assert_eq!(none.tail_after(1).map(|tail| tail.count()), Ok(0));
+    mod client {
+        fn every_client_message_round_trips_its_golden_file() {
+            let mut seen = Vec::new();
+            for (name, text) in CLIENT_GOLDENS {
+                let message: ClientMessage = golden(name, text);
+                assert_eq!(message.type_literal().replace('-', "_"), *name, "{name}: its type");
+                seen.push(message.type_literal());
+            }
+            seen.sort_unstable();
+            let mut all = ClientMessage::TYPES.to_vec();
+            all.sort_unstable();
+            assert_eq!(seen, all, "one golden file per client message");
+        }
+
+        fn a_client_message_of_the_wrong_shape_does_not_decode() {
+            rejects::<ClientMessage>(r#"{"type":"launch"}"#, "unknown variant `launch`");
+            rejects::<ClientMessage>(r#"{"prompt":"hi"}"#, "missing field `type`");
+            rejects::<ClientMessage>(r#"{"type":"submit"}"#, "missing field `prompt`");
+            rejects::<ClientMessage>(r#"{"type":"submit","prompt":42}"#, "invalid type: integer `42`");
+            rejects::<ClientMessage>(r#"{"type":"resume","lastSeq":-1}"#, "invalid value: integer `-1`");
+            rejects::<ClientMessage>(r#"{"type":"ack","seq":1.5}"#, "invalid type: floating point `1.5`");
+            rejects::<ClientMessage>(
+                r#"{"type":"permission-response","id":"p1","result":"allow-forever"}"#,
+                "allow-forever",
+            );
+            rejects::<ClientMessage>(r#"{"type":"get-background-task"}"#, "missing field `taskId`");
+        }
     }
 
-    fn no_frame_is_lost_or_repeated_across_drops_acks_and_resumes() {
-        for seed in 0..64 {
-            run(seed, ResumeLimits::new(4, 256), 1_000);
-            run(seed ^ 0xA5A5, ResumeLimits::new(64, 100_000), 1_000);
-            run(seed ^ 0x5A5A, ResumeLimits::new(32, 96), 500);
+    mod server {
+        fn every_server_message_round_trips_its_golden_file() {
+            let mut seen = Vec::new();
+            for (name, text) in SERVER_GOLDENS {
+                let message: ServerMessage = golden(name, text);
+                assert_eq!(message.type_literal(), *name, "{name}: its type");
+                seen.push(message.type_literal());
+            }
+            seen.sort_unstable();
+            let mut all = ServerMessage::TYPES.to_vec();
+            all.sort_unstable();
+            assert_eq!(seen, all, "one golden file per server message");
+        }
+
+        fn only_turn_authored_events_carry_a_driver() {
+            for (name, text) in SERVER_GOLDENS {
+                let message: ServerMessage = golden(name, text);
+                let authored = matches!(
+                    *name,
+                    "text_delta" | "user_message" | "tool_start" | "tool_end" | "thinking"
+                        | "complete" | "interrupted" | "error"
+                );
+                let written = serde_json::to_value(&message).expect("encodes");
+                assert_eq!(written.get("driverId").is_some(), message.driver_id().is_some(), "{name}");
+                assert!(authored || message.driver_id().is_none(), "{name}: not turn-authored");
+            }
+            // A driver id on any other message is not part of it: dropped on decode, never written.
+            let message: ServerMessage =
+                serde_json::from_str(r#"{"type":"executing","executing":true,"driverId":"device-7"}"#)
+                    .expect("decodes");
+            assert_eq!(
+                serde_json::to_string(&message).expect("encodes"),
+                r#"{"type":"executing","executing":true}"#
+            );
         }
     }
 }

@@ -1,7 +1,9 @@
 //! The WebSocket session protocol of the reference's own clients, as sans-IO pieces (feature
 //! `session-protocol`).
 //!
-//! Built so far: the [`ResumeBuffer`], which stamps every outbound frame with a monotonic seq
+//! The messages are the session family's vocabulary
+//! ([`session::protocol`](crate::session::protocol)); this piece runs the protocol. Built so
+//! far: the [`ResumeBuffer`], which stamps every outbound frame with a monotonic seq
 //! and keeps the frames a reconnecting client may still ask for, within a frame count and a
 //! byte budget ([`ResumeLimits`]); a resume from a seq whose successors are gone is a
 //! [`ResumeOverrun`], never a tail with a hole in it. Where it departs from the reference, and

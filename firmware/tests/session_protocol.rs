@@ -1,9 +1,0 @@
-//! The session protocol suite (../../tests/suites/session_protocol.rs), run on the Cortex-M3.
-#![no_std]
-#![no_main]
-
-agent_interface_firmware::image!(
-    "../../tests/suites/session_protocol.rs",
-    "session_protocol",
-    CASES
-);
