@@ -128,6 +128,9 @@ golden_seeds() {
     policy_rules)
         find tests/golden/policy "${small[@]}" -exec cp {} "$dir/" \;
         ;;
+    session_protocol)
+        find tests/golden/session/protocol "${small[@]}" -name 'client_*' -exec cp {} "$dir/" \;
+        ;;
     admission)
         for file in tests/golden/transport/admission_runtime/claims*.json; do
             printf 'Bearer token\n%s' "$(cat "$file")" >"$dir/$(basename "$file" .json).txt"

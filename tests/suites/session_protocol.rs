@@ -10,7 +10,10 @@
 
 use alloc::vec::Vec;
 
-use agent_interface::runtime::session_protocol::{ResumeBuffer, ResumeLimits, ResumeOverrun};
+use agent_interface::agent_core::ReadLimits;
+use agent_interface::runtime::session_protocol::{
+    FrameLimits, FrameRefusal, ResumeBuffer, ResumeLimits, ResumeOverrun, decode_client_frame,
+};
 use agent_interface::session::protocol::{ClientMessage, ServerMessage};
 
 use crate::support::{golden, rejects};
@@ -393,6 +396,120 @@ cases! {
             let mut all = ClientMessage::TYPES.to_vec();
             all.sort_unstable();
             assert_eq!(seen, all, "one golden file per client message");
+        }
+
+        fn every_client_golden_reads_as_a_frame() {
+            for (name, text) in CLIENT_GOLDENS {
+                let read = decode_client_frame(text, &FrameLimits::DEFAULT);
+                assert_eq!(read.as_ref().ok(), Some(&golden::<ClientMessage>(name, text)), "{name}");
+            }
+        }
+
+        fn a_wrong_shaped_frame_is_refused_in_the_reference_words() {
+            let refused = |text: &str| {
+                decode_client_frame(text, &FrameLimits::DEFAULT)
+                    .map(|message| alloc::format!("{message:?}"))
+                    .unwrap_or_else(|refusal| alloc::format!("{refusal}"))
+            };
+            // The reference decoder's corpus, and its words.
+            for (frame, words) in [
+                ("null", "message must be a JSON object"),
+                (r#"[{"type":"abort"}]"#, "message must be a JSON object"),
+                (r#""abort""#, "message must be a JSON object"),
+                (r#"{"prompt":"x"}"#, "message type must be a string"),
+                (r#"{"type":1}"#, "message type must be a string"),
+                (r#"{"type":"nope"}"#, "Unknown message type: nope"),
+                (r#"{"type":"toString"}"#, "Unknown message type: toString"),
+                (r#"{"type":"submit"}"#, "prompt must be a non-empty string"),
+                (r#"{"type":"submit","prompt":""}"#, "prompt must be a non-empty string"),
+                (r#"{"type":"submit","prompt":["x"]}"#, "prompt must be a non-empty string"),
+                (r#"{"type":"submit","prompt":1}"#, "prompt must be a non-empty string"),
+                (r#"{"type":"command","name":"n","args":1}"#, "args has an invalid shape"),
+                (r#"{"type":"get-background-tasks","filter":[]}"#, "filter has an invalid shape"),
+                (r#"{"type":"get-background-tasks","filter":{"kind":"x"}}"#, "filter has an invalid shape"),
+                (r#"{"type":"send-background-task","taskId":"t","input":"p"}"#, "input has an invalid shape"),
+                (r#"{"type":"send-background-task","taskId":"t","input":{"prompt":1}}"#, "input has an invalid shape"),
+                (r#"{"type":"read-background-task-log","taskId":"t","cursor":{"offset":"3"}}"#, "cursor has an invalid shape"),
+                (r#"{"type":"permission-response","id":"p","result":"yes"}"#, "result has an invalid shape"),
+                (r#"{"type":"ask-response","id":"a","response":{"type":"answer","values":[1]}}"#, "response has an invalid shape"),
+                (r#"{"type":"ask-response","id":"a","response":{"type":"cancelled","values":[]}}"#, "response has an invalid shape"),
+                (r#"{"type":"resume","lastSeq":"4"}"#, "lastSeq has an invalid shape"),
+                (r#"{"type":"cancel-background-task","taskId":""}"#, "taskId has an invalid shape"),
+                ("not json", "Invalid JSON"),
+                ("\u{feff}{\"type\":\"abort\"}", "Invalid JSON"),
+                (r#"{"type":"ack","seq":1e400}"#, "Invalid JSON"),
+                // Stricter than the reference: a seq is a whole number from 0.
+                (r#"{"type":"ack","seq":1.5}"#, "seq has an invalid shape"),
+                (r#"{"type":"resume","lastSeq":-1}"#, "lastSeq has an invalid shape"),
+            ] {
+                assert_eq!(refused(frame), words, "{frame}");
+            }
+            // Members a message does not declare are ignored; the last of a repeated key counts.
+            assert_eq!(
+                decode_client_frame(r#"{"type":"abort","driverId":"x","extra":[1]}"#, &FrameLimits::DEFAULT),
+                Ok(ClientMessage::Abort)
+            );
+            assert_eq!(refused(r#"{"type":"nope","type":"abort"}"#), "Abort");
+        }
+
+        fn a_frame_past_the_bounds_is_refused_before_it_is_parsed() {
+            let small = FrameLimits::new(32, ReadLimits::DEFAULT.with_depth(3).with_echo(8));
+            assert_eq!(
+                decode_client_frame(r#"{"type":"submit","prompt":"0123456789abcdef"}"#, &small),
+                Err(FrameRefusal::TooLarge)
+            );
+            assert_eq!(decode_client_frame(r#"{"type":"abort"}"#, &small), Ok(ClientMessage::Abort));
+            let deep = r#"{"type":"abort","x":[[[1]]]}"#;
+            assert_eq!(decode_client_frame(deep, &small), Err(FrameRefusal::TooDeep { depth: 3 }));
+            let refusal = decode_client_frame(r#"{"type":"abcdefghijklmnop"}"#, &small).unwrap_err();
+            let text = alloc::format!("{refusal}");
+            assert!(text.starts_with("Unknown message type: abcdefgh") && !text.contains("ijklmnop"), "{text}");
+            // A frame 1,000 levels deep is refused by the default bound, not parsed.
+            let mut hostile = alloc::string::String::from(r#"{"type":"abort","x":"#);
+            hostile.push_str(&"[".repeat(1_000));
+            assert_eq!(
+                decode_client_frame(&hostile, &FrameLimits::DEFAULT),
+                Err(FrameRefusal::TooDeep { depth: ReadLimits::DEFAULT.depth })
+            );
+        }
+
+        fn a_checked_frame_always_decodes_and_agrees_with_the_message_decoder() {
+            // Every member of every golden, removed or replaced by values of every JSON kind:
+            // the frame decoder never meets a message its checks let through and serde refuses,
+            // and what it reads is what serde reads.
+            let replacements = ["null", "true", "0", "7", "-1", "1.5", "\"\"", "\"x\"", "[]", "[\"a\"]", "{}"];
+            let mut frames = 0;
+            for (name, text) in CLIENT_GOLDENS {
+                let golden: serde_json::Value = serde_json::from_str(text).expect("JSON");
+                let object = golden.as_object().expect("an object");
+                for member in object.keys().filter(|key| *key != "type") {
+                    let mut variants = Vec::new();
+                    let mut removed = object.clone();
+                    removed.remove(member);
+                    variants.push(removed);
+                    for replacement in replacements {
+                        let mut changed = object.clone();
+                        changed.insert(member.clone(), serde_json::from_str(replacement).expect("JSON"));
+                        variants.push(changed);
+                    }
+                    for variant in variants {
+                        let frame = serde_json::to_string(&variant).expect("encodes");
+                        frames += 1;
+                        match decode_client_frame(&frame, &FrameLimits::DEFAULT) {
+                            Ok(message) => assert_eq!(
+                                serde_json::from_str::<ClientMessage>(&frame).ok(),
+                                Some(message),
+                                "{name}: {frame}"
+                            ),
+                            Err(FrameRefusal::Unreadable(message)) => {
+                                panic!("{name}: {frame} passed the checks and did not decode: {message}")
+                            }
+                            Err(_) => {}
+                        }
+                    }
+                }
+            }
+            assert!(frames > 200, "{frames} frames");
         }
 
         fn a_client_message_of_the_wrong_shape_does_not_decode() {
