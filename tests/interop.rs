@@ -386,13 +386,16 @@ mod transport_lifecycle;
 #[path = "interop/transport_run_outcome.rs"]
 mod transport_run_outcome;
 
-// The session protocol vectors (issue 41): so far the resume buffer's.
+// The session protocol vectors (issue 41): so far the event fan-out's and the resume buffer's.
+#[cfg(feature = "session-protocol")]
+#[path = "interop/session_protocol_events.rs"]
+mod session_protocol_events;
 #[cfg(feature = "session-protocol")]
 #[path = "interop/session_protocol_resume.rs"]
 mod session_protocol_resume;
 
 /// The vector files this target reads, each through [`load`] by one of its checks.
-const READ_HERE: [&str; 12] = [
+const READ_HERE: [&str; 13] = [
     "connection-authority.json",
     "golden-fixtures.json",
     "handoff-offer.json",
@@ -401,6 +404,7 @@ const READ_HERE: [&str; 12] = [
     "payload-channels.json",
     "peer-predicates.json",
     "session.json",
+    "session-protocol-events.json",
     "session-protocol-resume.json",
     "transport-admission.json",
     "transport-lifecycle-conformance.json",
@@ -413,8 +417,9 @@ const CO_DRIVE_UNEXPRESSIBLE: [&str; 2] = ["missing-turnId-fails-fast", "removeW
 
 /// The vendored folder is whole: every file in it is read by this target or (the co-drive queue,
 /// whose checks run on the firmware too) cited case by case in `tests/suites/turn_queue.rs`, and
-/// the counts add up to the 1,538 vectors recorded before the session protocol and the 60 of
-/// its resume file (its three other files, 331 vectors, are not vendored yet: issue 41).
+/// the counts add up to the 1,538 vectors recorded before the session protocol, and the 109 and
+/// 60 of its events and resume files (its client and delivery files, 222 vectors, are not
+/// vendored yet: issue 41).
 #[test]
 fn every_vector_file_is_checked() {
     let mut total = 0;
@@ -433,7 +438,7 @@ fn every_vector_file_is_checked() {
     expected.push(String::from("co-drive-queue.json"));
     expected.sort();
     assert_eq!(files, expected, "the vendored vector files changed");
-    assert_eq!(total, 1538 + 60, "the vendored vectors number 1,598");
+    assert_eq!(total, 1538 + 109 + 60, "the vendored vectors number 1,707");
 
     let cases = include_str!("suites/turn_queue.rs");
     for vector in load("co-drive-queue.json") {

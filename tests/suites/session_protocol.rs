@@ -3,7 +3,7 @@
 //! server messages (`session::protocol`), each round-tripping its golden file. Uses only
 //! `core`, `alloc`, serde_json and the crate.
 //!
-//! The firmware runs the `buffer` and `client` parts on the LM3S6965. The `server` part runs on
+//! The firmware runs the `buffer`, `events` and `client` parts on the LM3S6965. The `server` part runs on
 //! the host and in wasm32-wasip1 only: serde's derived decoder of every server payload, each
 //! twice through the buffering an internally tagged enum needs, is about 358 KB of flash, and a
 //! device host writes server messages, it does not read them.
@@ -11,10 +11,15 @@
 use alloc::vec::Vec;
 
 use agent_interface::agent_core::ReadLimits;
+use agent_interface::agent_core::{ContextWindowState, ErrorValue};
+use agent_interface::command::definition::CommandUiIntent;
 use agent_interface::runtime::session_protocol::{
-    FrameLimits, FrameRefusal, ResumeBuffer, ResumeLimits, ResumeOverrun, decode_client_frame,
+    EventRoute, FrameLimits, FrameRefusal, ResumeBuffer, ResumeLimits, ResumeOverrun,
+    decode_client_frame, delivers_ui_intent, event_message,
 };
+use agent_interface::session::events::{InteractiveEventName, SessionEvent};
 use agent_interface::session::protocol::{ClientMessage, ServerMessage};
+use agent_interface::session::turns::UiIntentEvent;
 
 use crate::support::{golden, rejects};
 
@@ -238,6 +243,26 @@ const SERVER_GOLDENS: &[(&str, &str)] = &[
         "user_message",
         include_str!("../golden/session/protocol/server_user_message.json"),
     ),
+    (
+        "plan_event",
+        include_str!("../golden/session/protocol/server_plan_event.json"),
+    ),
+    (
+        "context_file_refreshed",
+        include_str!("../golden/session/protocol/server_context_file_refreshed.json"),
+    ),
+    (
+        "branch_event",
+        include_str!("../golden/session/protocol/server_branch_event.json"),
+    ),
+    (
+        "session_renamed",
+        include_str!("../golden/session/protocol/server_session_renamed.json"),
+    ),
+    (
+        "history_cleared",
+        include_str!("../golden/session/protocol/server_history_cleared.json"),
+    ),
 ];
 
 /// A client of the buffer's host: what it received, in order, and whether it is connected.
@@ -380,6 +405,74 @@ cases! {
                 run(seed, ResumeLimits::new(4, 256), 1_000);
                 run(seed ^ 0xA5A5, ResumeLimits::new(64, 100_000), 1_000);
                 run(seed ^ 0x5A5A, ResumeLimits::new(32, 96), 500);
+            }
+        }
+    }
+
+    mod events {
+        fn only_turn_authored_events_are_stamped_and_only_they_ask_for_the_driver() {
+            use core::cell::Cell;
+            let asked = Cell::new(0);
+            let driver = || {
+                asked.set(asked.get() + 1);
+                Some(alloc::string::String::from("device-7"))
+            };
+            let authored = [
+                SessionEvent::TextDelta("x".into()),
+                SessionEvent::UserMessage("hi".into()),
+                SessionEvent::Thinking(true),
+                SessionEvent::Error(ErrorValue::new("Error", "provider timeout")),
+            ];
+            for event in authored {
+                let message = event_message(event, None, driver).expect("forwarded");
+                assert_eq!(message.driver_id(), Some("device-7"), "{}", message.type_literal());
+            }
+            assert_eq!(asked.get(), 4);
+            let message = event_message(SessionEvent::HistoryCleared, None, driver).expect("forwarded");
+            assert_eq!((message.type_literal(), message.driver_id()), ("history_cleared", None));
+            assert_eq!(asked.get(), 4, "a broadcast event does not ask for the driver");
+            // An empty driver id stamps nothing; no driver stamps nothing.
+            let empty = event_message(SessionEvent::TextDelta("x".into()), None, || Some("".into()));
+            assert_eq!(empty.expect("forwarded").driver_id(), None);
+            let none = event_message(SessionEvent::Thinking(false), None, || None);
+            assert_eq!(none.expect("forwarded").driver_id(), None);
+        }
+
+        fn host_events_are_not_sent() {
+            let state = ContextWindowState::new(1_000, 100, 10.0, 90.0);
+            assert_eq!(event_message(SessionEvent::ContextUpdate(state), None, || None), None);
+            for name in InteractiveEventName::ALL {
+                let route = EventRoute::of(*name);
+                let expected = match name.as_str() {
+                    "ui_intent" => EventRoute::RequesterRouted,
+                    "context_update" | "compact" | "skill_activation" | "turn_source"
+                    | "memory_event" | "goal_event" | "session_switched" | "status_changed" => {
+                        EventRoute::NotForwarded
+                    }
+                    _ => EventRoute::Forwarded,
+                };
+                assert_eq!(route, expected, "{}", name.as_str());
+            }
+        }
+
+        fn a_ui_intent_goes_to_its_requester_or_to_every_surface() {
+            for (surface, requester, delivered) in [
+                (None, None, true),
+                (None, Some("device-A"), false),
+                (None, Some(""), false),
+                (Some("device-A"), None, true),
+                (Some("device-A"), Some("device-A"), true),
+                (Some("device-A"), Some("device-B"), false),
+                (Some(""), Some(""), true),
+                (Some(""), Some("device-A"), false),
+            ] {
+                assert_eq!(delivers_ui_intent(surface, requester), delivered, "{surface:?} {requester:?}");
+                let mut intent = UiIntentEvent::new(CommandUiIntent::ShowSettings);
+                if let Some(requester) = requester {
+                    intent = intent.with_requester_driver_id(requester);
+                }
+                let sent = event_message(SessionEvent::UiIntent(intent), surface, || None);
+                assert_eq!(sent.is_some(), delivered, "{surface:?} {requester:?}");
             }
         }
     }

@@ -5,7 +5,9 @@
 //! ([`session::protocol`](crate::session::protocol)); this piece runs the protocol. Built so
 //! far: [`decode_client_frame`], which reads a client's frame within [`FrameLimits`] (its
 //! length and nesting) and refuses a wrong-shaped one in the reference's words
-//! ([`FrameRefusal`], the text of the `protocol_error` answer); and the [`ResumeBuffer`],
+//! ([`FrameRefusal`], the text of the `protocol_error` answer); [`event_message`], which turns
+//! a session event into the server message a surface receives, routed ([`EventRoute`]) and
+//! stamped with the active driver where the reference stamps it; and the [`ResumeBuffer`],
 //! which stamps every outbound frame with a monotonic seq and keeps the frames a reconnecting
 //! client may still ask for, within a frame count and a byte budget ([`ResumeLimits`]); a
 //! resume from a seq whose successors are gone is a [`ResumeOverrun`], never a tail with a hole
@@ -13,7 +15,9 @@
 //! why: `docs/decisions/session-protocol.md`.
 
 mod client_frame;
+mod events;
 mod resume_buffer;
 
 pub use client_frame::{FrameLimits, FrameRefusal, decode_client_frame};
+pub use events::{EventRoute, delivers_ui_intent, event_message};
 pub use resume_buffer::{ResumeBuffer, ResumeLimits, ResumeOverrun};

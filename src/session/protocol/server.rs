@@ -10,9 +10,13 @@ use crate::execution::groups::{BackgroundJobGroupEvent, BackgroundJobGroupState}
 use crate::execution::task_event::BackgroundTaskEvent;
 use crate::execution::task_state::{BackgroundTaskLogPage, BackgroundTaskState};
 use crate::execution::workspace::ExecutionWorkspaceSnapshot;
-use crate::session::events::ToolState;
-use crate::session::prompts::{AskRequestEvent, PermissionRequestEvent, PromptResolvedEvent};
-use crate::session::turns::{DriverId, ExecutionResult, PartialExecutionResult, UiIntentEvent};
+use crate::session::events::{BranchEvent, PlanApprovalEvent, ToolState};
+use crate::session::prompts::{
+    AskRequestEvent, ContextFileRefreshedEvent, PermissionRequestEvent, PromptResolvedEvent,
+};
+use crate::session::turns::{
+    DriverId, ExecutionResult, PartialExecutionResult, SessionRenamedEvent, UiIntentEvent,
+};
 
 string_enum! {
     /// A background task control a client asked for (`TBackgroundControlAction`).
@@ -189,6 +193,21 @@ pub enum ServerMessage {
         /// The change.
         event: Box<BackgroundJobGroupEvent>,
     },
+    /// `plan_event`: a plan was created, approved or reverted.
+    PlanEvent {
+        /// The change.
+        event: Box<PlanApprovalEvent>,
+    },
+    /// `context_file_refreshed`: a context file was read again.
+    ContextFileRefreshed {
+        /// Which file.
+        event: ContextFileRefreshedEvent,
+    },
+    /// `branch_event`: a checkpoint or branch changed.
+    BranchEvent {
+        /// The change.
+        event: BranchEvent,
+    },
     /// `background_tasks`: the background tasks.
     BackgroundTasks {
         /// The tasks.
@@ -240,6 +259,13 @@ pub enum ServerMessage {
         /// The intent and its requester.
         event: UiIntentEvent,
     },
+    /// `session_renamed`: the session has a new name.
+    SessionRenamed {
+        /// The name.
+        event: SessionRenamedEvent,
+    },
+    /// `history_cleared`: the session's history was cleared.
+    HistoryCleared,
     /// `background_task_control_result`: what a task control did.
     BackgroundTaskControlResult {
         /// The control.
@@ -267,7 +293,7 @@ pub enum ServerMessage {
 
 impl ServerMessage {
     /// Every `type` literal, in the reference's order.
-    pub const TYPES: [&'static str; 29] = [
+    pub const TYPES: [&'static str; 34] = [
         "text_delta",
         "user_message",
         "tool_start",
@@ -285,6 +311,9 @@ impl ServerMessage {
         "execution_workspace_event",
         "background_task_event",
         "background_job_group_event",
+        "plan_event",
+        "context_file_refreshed",
+        "branch_event",
         "background_tasks",
         "background_task",
         "background_job_groups",
@@ -294,6 +323,8 @@ impl ServerMessage {
         "ask_request",
         "prompt_resolved",
         "ui_intent",
+        "session_renamed",
+        "history_cleared",
         "background_task_control_result",
         "protocol_error",
         "resume_gap",
@@ -320,18 +351,23 @@ impl ServerMessage {
             Self::ExecutionWorkspaceEvent { .. } => 14,
             Self::BackgroundTaskEvent { .. } => 15,
             Self::BackgroundJobGroupEvent { .. } => 16,
-            Self::BackgroundTasks { .. } => 17,
-            Self::BackgroundTask { .. } => 18,
-            Self::BackgroundJobGroups { .. } => 19,
-            Self::BackgroundJobGroup { .. } => 20,
-            Self::BackgroundTaskLog { .. } => 21,
-            Self::PermissionRequest { .. } => 22,
-            Self::AskRequest { .. } => 23,
-            Self::PromptResolved { .. } => 24,
-            Self::UiIntent { .. } => 25,
-            Self::BackgroundTaskControlResult { .. } => 26,
-            Self::ProtocolError { .. } => 27,
-            Self::ResumeGap => 28,
+            Self::PlanEvent { .. } => 17,
+            Self::ContextFileRefreshed { .. } => 18,
+            Self::BranchEvent { .. } => 19,
+            Self::BackgroundTasks { .. } => 20,
+            Self::BackgroundTask { .. } => 21,
+            Self::BackgroundJobGroups { .. } => 22,
+            Self::BackgroundJobGroup { .. } => 23,
+            Self::BackgroundTaskLog { .. } => 24,
+            Self::PermissionRequest { .. } => 25,
+            Self::AskRequest { .. } => 26,
+            Self::PromptResolved { .. } => 27,
+            Self::UiIntent { .. } => 28,
+            Self::SessionRenamed { .. } => 29,
+            Self::HistoryCleared => 30,
+            Self::BackgroundTaskControlResult { .. } => 31,
+            Self::ProtocolError { .. } => 32,
+            Self::ResumeGap => 33,
         };
         Self::TYPES[at]
     }
