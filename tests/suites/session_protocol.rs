@@ -265,6 +265,300 @@ const SERVER_GOLDENS: &[(&str, &str)] = &[
     ),
 ];
 
+/// A session that records every role call the protocol handler makes, answers reads with fixed
+/// values, and fails where told to (`failing`).
+mod recorder {
+    use alloc::format;
+    use alloc::string::{String, ToString};
+    use alloc::vec::Vec;
+    use core::cell::RefCell;
+    use core::future::{Ready, ready};
+
+    use agent_interface::agent_core::{
+        AbortSignal, ActionResponse, ContextWindowState, ErrorValue, HistoryEntry, UniversalMessage,
+    };
+    use agent_interface::command::definition::{CommandInvocationSource, CommandResult};
+    use agent_interface::command::listing::{CommandListEntry, CommandSkillListEntry};
+    use agent_interface::execution::groups::{
+        BackgroundJobGroupState, BackgroundJobGroupStatus, BackgroundJobWaitPolicy,
+    };
+    use agent_interface::execution::task_state::{
+        BackgroundTaskInput, BackgroundTaskListFilter, BackgroundTaskLogCursor,
+        BackgroundTaskLogPage, BackgroundTaskState,
+    };
+    use agent_interface::execution::workspace::{
+        ExecutionWorkspaceSnapshot, ExecutionWorkspaceSnapshotOptions,
+    };
+    use agent_interface::session::capabilities::*;
+    use agent_interface::session::events::ModelListSnapshot;
+    use agent_interface::session::prompts::PermissionResultValue;
+    use agent_interface::session::turns::{
+        SubmitOptions, TurnCompletion, TurnError, TurnHandle, TurnNotRun, TurnNotRunReason,
+    };
+
+    /// The recording session.
+    #[derive(Default)]
+    pub struct Recorder {
+        /// Every call, in order, as text.
+        pub calls: RefCell<Vec<String>>,
+        /// The operations that fail (by name), with the error `failed <name>`.
+        pub failing: Vec<&'static str>,
+        /// Whether a command of any name exists.
+        pub commands: bool,
+    }
+
+    impl Recorder {
+        fn note(&self, call: String) {
+            self.calls.borrow_mut().push(call);
+        }
+
+        fn outcome(&self, name: &'static str) -> Result<(), ErrorValue> {
+            if self.failing.contains(&name) {
+                Err(ErrorValue::new("Error", format!("failed {name}")))
+            } else {
+                Ok(())
+            }
+        }
+
+        pub fn group(id: &str) -> BackgroundJobGroupState {
+            BackgroundJobGroupState::new(
+                id.to_string(),
+                "session_1".to_string(),
+                BackgroundJobWaitPolicy::WaitAll,
+                Vec::new(),
+                BackgroundJobGroupStatus::Completed,
+                "2026-05-01T00:00:00.000Z",
+                "2026-05-01T00:00:00.000Z",
+            )
+        }
+    }
+
+    impl SessionTurnSubmission for Recorder {
+        type Completion = Ready<TurnCompletion>;
+        type Error = ErrorValue;
+
+        async fn submit<S: AbortSignal + 'static>(
+            &self,
+            input: &str,
+            _display_input: Option<&str>,
+            _raw_input: Option<&str>,
+            options: SubmitOptions<S>,
+        ) -> Result<TurnHandle<Self::Completion>, ErrorValue> {
+            self.note(format!("submit {input} by {:?}", options.driver_id));
+            self.outcome("submit")?;
+            // The turn is accepted, then dropped from the queue: an outcome on its handle.
+            let not_run = TurnNotRun::new("turn-1", TurnNotRunReason::Dropped);
+            Ok(TurnHandle::new(
+                "turn-1",
+                ready(Err(TurnError::NotRun(not_run))),
+            ))
+        }
+    }
+
+    impl SessionTurnControl for Recorder {
+        fn abort(&self) {
+            self.note("abort".into());
+        }
+
+        fn cancel_queue(&self) {
+            self.note("cancel_queue".into());
+        }
+    }
+
+    impl SessionExecutionState for Recorder {
+        fn is_executing(&self) -> bool {
+            true
+        }
+
+        fn get_pending_prompt(&self) -> Option<String> {
+            None
+        }
+
+        fn get_pending_count(&self) -> u32 {
+            0
+        }
+    }
+
+    impl SessionConversationRead for Recorder {
+        fn get_messages(&self) -> Vec<UniversalMessage> {
+            alloc::vec![UniversalMessage::user(
+                "m1",
+                "2026-05-01T00:00:00.000Z",
+                "hi"
+            )]
+        }
+
+        fn get_full_history(&self) -> Vec<HistoryEntry> {
+            Vec::new()
+        }
+
+        fn get_context_state(&self) -> ContextWindowState {
+            ContextWindowState::new(100_000, 500, 0.5, 99.5)
+        }
+
+        fn get_messages_display(&self) -> Vec<UniversalMessage> {
+            Vec::new()
+        }
+    }
+
+    impl SessionCommands for Recorder {
+        type Error = ErrorValue;
+
+        async fn execute_command(
+            &self,
+            name: &str,
+            args: &str,
+            source: Option<CommandInvocationSource>,
+            origin_driver_id: Option<&str>,
+        ) -> Result<Option<CommandResult>, ErrorValue> {
+            self.note(format!(
+                "command {name} {args:?} from {source:?} by {origin_driver_id:?}"
+            ));
+            self.outcome("command")?;
+            Ok(self.commands.then(|| CommandResult::new("done", true)))
+        }
+
+        fn list_commands(&self) -> Vec<CommandListEntry> {
+            Vec::new()
+        }
+
+        fn list_skills(&self) -> Vec<CommandSkillListEntry> {
+            Vec::new()
+        }
+
+        fn list_models(&self) -> ModelListSnapshot {
+            ModelListSnapshot::default()
+        }
+    }
+
+    impl SessionPromptResolution for Recorder {
+        fn resolve_permission(
+            &self,
+            id: &str,
+            result: PermissionResultValue,
+            answerer_driver_id: Option<&str>,
+        ) {
+            self.note(format!(
+                "permission {id} {result:?} by {answerer_driver_id:?}"
+            ));
+        }
+
+        fn resolve_ask(
+            &self,
+            id: &str,
+            _response: ActionResponse,
+            answerer_driver_id: Option<&str>,
+        ) {
+            self.note(format!("ask {id} by {answerer_driver_id:?}"));
+        }
+    }
+
+    impl SessionBackgroundTasks for Recorder {
+        type Error = ErrorValue;
+
+        fn list_background_tasks(
+            &self,
+            filter: BackgroundTaskListFilter,
+        ) -> Vec<BackgroundTaskState> {
+            self.note(format!("list tasks {filter:?}"));
+            Vec::new()
+        }
+
+        fn get_background_task(&self, task_id: &str) -> Option<BackgroundTaskState> {
+            self.note(format!("get task {task_id}"));
+            None
+        }
+
+        async fn cancel_background_task(
+            &self,
+            task_id: &str,
+            reason: Option<&str>,
+        ) -> Result<(), ErrorValue> {
+            self.note(format!("cancel {task_id} {reason:?}"));
+            self.outcome("cancel")
+        }
+
+        async fn close_background_task(&self, task_id: &str) -> Result<(), ErrorValue> {
+            self.note(format!("close {task_id}"));
+            self.outcome("close")
+        }
+
+        async fn send_background_task(
+            &self,
+            task_id: &str,
+            _input: BackgroundTaskInput,
+        ) -> Result<(), ErrorValue> {
+            self.note(format!("send {task_id}"));
+            self.outcome("send")
+        }
+
+        async fn read_background_task_log(
+            &self,
+            task_id: &str,
+            cursor: Option<BackgroundTaskLogCursor>,
+        ) -> Result<BackgroundTaskLogPage, ErrorValue> {
+            self.note(format!("log {task_id} {cursor:?}"));
+            self.outcome("log")
+                .map(|()| BackgroundTaskLogPage::default())
+        }
+    }
+
+    impl SessionBackgroundGroups for Recorder {
+        type Error = ErrorValue;
+
+        fn list_background_job_groups(&self) -> Vec<BackgroundJobGroupState> {
+            alloc::vec![Self::group("group_1")]
+        }
+
+        fn get_background_job_group(&self, group_id: &str) -> Option<BackgroundJobGroupState> {
+            (group_id == "group_1").then(|| Self::group(group_id))
+        }
+
+        fn create_background_job_group(
+            &self,
+            _input: BackgroundJobGroupCreateInput,
+        ) -> Result<BackgroundJobGroupState, ErrorValue> {
+            Ok(Self::group("new"))
+        }
+
+        async fn wait_background_job_group(
+            &self,
+            group_id: &str,
+        ) -> Result<BackgroundJobGroupState, ErrorValue> {
+            self.note(format!("wait {group_id}"));
+            self.outcome("wait").map(|()| Self::group(group_id))
+        }
+    }
+
+    impl SessionExecutionWorkspace for Recorder {
+        fn get_execution_workspace_snapshot(
+            &self,
+            _options: &ExecutionWorkspaceSnapshotOptions,
+        ) -> ExecutionWorkspaceSnapshot {
+            ExecutionWorkspaceSnapshot::new("session_1", "2026-05-01T00:00:00.000Z", Vec::new())
+        }
+    }
+}
+
+use self::recorder::Recorder;
+use agent_interface::runtime::session_protocol::{Handled, handle_client_message};
+use agent_interface::session::turns::{TurnError, TurnNotRunReason};
+
+/// Handles the client message written `frame` from the surface of `driver`, and what
+/// the reply reads as JSON (`None` for no reply).
+fn answer(session: &Recorder, frame: &str, driver: Option<&str>) -> Option<serde_json::Value> {
+    let message = decode_client_frame(frame, &FrameLimits::DEFAULT).expect("a frame");
+    match crate::support::block_on(handle_client_message(session, message, driver)) {
+        Handled::Reply(reply) => Some(serde_json::to_value(&reply).expect("writes")),
+        Handled::Submitted(_) | Handled::Done => None,
+        _ => panic!("an answer the test does not know"),
+    }
+}
+
+fn calls(session: &Recorder) -> Vec<alloc::string::String> {
+    core::mem::take(&mut *session.calls.borrow_mut())
+}
+
 /// A client of the buffer's host: what it received, in order, and whether it is connected.
 struct Client {
     /// The last seq it saw (what it resumes from and acks).
@@ -406,6 +700,128 @@ cases! {
                 run(seed ^ 0xA5A5, ResumeLimits::new(64, 100_000), 1_000);
                 run(seed ^ 0x5A5A, ResumeLimits::new(32, 96), 500);
             }
+        }
+    }
+
+    mod handler {
+        fn a_submit_is_attributed_to_the_connection_and_returns_the_turn_handle() {
+            let session = Recorder::default();
+            let message = decode_client_frame(r#"{"type":"submit","prompt":"hi","driverId":"forged"}"#, &FrameLimits::DEFAULT).expect("a frame");
+            let handled = crate::support::block_on(handle_client_message(&session, message, Some("device-7")));
+            let Handled::Submitted(handle) = handled else { panic!("submitted") };
+            assert_eq!(handle.turn_id, "turn-1");
+            // A turn that never ran is an outcome on its handle, not a protocol error.
+            let completion = crate::support::block_on(handle.completed);
+            assert!(matches!(completion, Err(TurnError::NotRun(ref not_run)) if not_run.reason == TurnNotRunReason::Dropped));
+            assert_eq!(calls(&session), ["submit hi by Some(\"device-7\")"]);
+            // An empty driver attributes nothing; a failing submission is a protocol error.
+            assert_eq!(answer(&session, r#"{"type":"submit","prompt":"x"}"#, Some("")), None);
+            assert_eq!(calls(&session), ["submit x by None"]);
+            let failing = Recorder { failing: alloc::vec!["submit"], ..Recorder::default() };
+            assert_eq!(
+                answer(&failing, r#"{"type":"submit","prompt":"x"}"#, None),
+                Some(serde_json::json!({"type": "protocol_error", "message": "failed submit"}))
+            );
+        }
+
+        fn a_command_runs_remote_for_the_connection_and_is_answered_with_its_result() {
+            let session = Recorder { commands: true, ..Recorder::default() };
+            assert_eq!(
+                answer(&session, r#"{"type":"command","name":"model","args":"sonnet"}"#, Some("device-7")),
+                Some(serde_json::json!({"type": "command_result", "name": "model", "message": "done", "success": true}))
+            );
+            assert_eq!(calls(&session), ["command model \"sonnet\" from Some(Remote) by Some(\"device-7\")"]);
+            let none = Recorder::default();
+            assert_eq!(
+                answer(&none, r#"{"type":"command","name":"nope"}"#, None),
+                Some(serde_json::json!({"type": "command_result", "name": "nope", "message": "Unknown command: nope", "success": false}))
+            );
+            assert_eq!(calls(&none), ["command nope \"\" from Some(Remote) by None"]);
+            let failing = Recorder { failing: alloc::vec!["command"], ..Recorder::default() };
+            assert_eq!(
+                answer(&failing, r#"{"type":"command","name":"x"}"#, None),
+                Some(serde_json::json!({"type": "protocol_error", "message": "failed command"}))
+            );
+        }
+
+        fn controls_and_prompt_answers_call_the_session_and_send_nothing() {
+            let session = Recorder::default();
+            for frame in [
+                r#"{"type":"abort"}"#,
+                r#"{"type":"cancel-queue"}"#,
+                r#"{"type":"permission-response","id":"p1","result":true}"#,
+                r#"{"type":"ask-response","id":"a1","response":{"type":"cancelled"}}"#,
+            ] {
+                assert_eq!(answer(&session, frame, Some("device-7")), None, "{frame}");
+            }
+            assert_eq!(
+                calls(&session),
+                ["abort", "cancel_queue", "permission p1 Allow by Some(\"device-7\")", "ask a1 by Some(\"device-7\")"]
+            );
+        }
+
+        fn reads_are_answered_with_their_values() {
+            let session = Recorder::default();
+            let reply = |frame| answer(&session, frame, None).expect("a reply");
+            assert_eq!(reply(r#"{"type":"get-executing"}"#), serde_json::json!({"type": "executing", "executing": true}));
+            assert_eq!(reply(r#"{"type":"get-pending"}"#), serde_json::json!({"type": "pending", "pending": null}));
+            assert_eq!(reply(r#"{"type":"get-messages"}"#)["messages"][0]["content"], "hi");
+            assert_eq!(reply(r#"{"type":"get-context"}"#)["state"]["usedTokens"], 500);
+            assert_eq!(reply(r#"{"type":"get-execution-workspace"}"#)["type"], "execution_workspace_event");
+            assert_eq!(
+                reply(r#"{"type":"get-background-task","taskId":"t9"}"#),
+                serde_json::json!({"type": "background_task", "taskId": "t9", "task": null})
+            );
+            assert_eq!(reply(r#"{"type":"get-background-tasks"}"#), serde_json::json!({"type": "background_tasks", "tasks": []}));
+            assert_eq!(reply(r#"{"type":"get-background-job-group","groupId":"g9"}"#)["group"], serde_json::Value::Null);
+            assert_eq!(reply(r#"{"type":"get-background-job-group","groupId":"group_1"}"#)["group"]["id"], "group_1");
+            assert_eq!(reply(r#"{"type":"get-background-job-groups"}"#)["groups"][0]["id"], "group_1");
+            assert_eq!(reply(r#"{"type":"wait-background-job-group","groupId":"g2"}"#)["group"]["id"], "g2");
+            assert_eq!(reply(r#"{"type":"read-background-task-log","taskId":"t1","cursor":{"offset":3}}"#)["type"], "background_task_log");
+            assert_eq!(
+                calls(&session),
+                [
+                    "get task t9",
+                    "list tasks BackgroundTaskListFilter { kind: None, status: None, mode: None, include_closed: None }",
+                    "wait g2",
+                    "log t1 Some(BackgroundTaskLogCursor { offset: 3 })",
+                ]
+            );
+        }
+
+        fn task_controls_are_answered_with_their_success_or_the_error() {
+            let session = Recorder { failing: alloc::vec!["close", "wait", "log"], ..Recorder::default() };
+            assert_eq!(
+                answer(&session, r#"{"type":"cancel-background-task","taskId":"t1","reason":"r"}"#, None),
+                Some(serde_json::json!({"type": "background_task_control_result", "action": "cancel", "taskId": "t1", "success": true}))
+            );
+            assert_eq!(
+                answer(&session, r#"{"type":"close-background-task","taskId":"t1"}"#, None),
+                Some(serde_json::json!({"type": "background_task_control_result", "action": "close", "taskId": "t1", "success": false, "message": "failed close"}))
+            );
+            assert_eq!(
+                answer(&session, r#"{"type":"send-background-task","taskId":"t1","input":{"stdin":"y"}}"#, None),
+                Some(serde_json::json!({"type": "background_task_control_result", "action": "send", "taskId": "t1", "success": true}))
+            );
+            for frame in [r#"{"type":"wait-background-job-group","groupId":"g"}"#, r#"{"type":"read-background-task-log","taskId":"t"}"#] {
+                assert_eq!(answer(&session, frame, None).expect("a reply")["type"], "protocol_error", "{frame}");
+            }
+            assert_eq!(calls(&session), ["cancel t1 Some(\"r\")", "close t1", "send t1", "wait g", "log t None"]);
+        }
+
+        fn messages_the_reference_does_not_route_here_are_unknown_types() {
+            let session = Recorder::default();
+            for (frame, kind) in [
+                (r#"{"type":"get-usage-report"}"#, "get-usage-report"),
+                (r#"{"type":"resume","lastSeq":3}"#, "resume"),
+                (r#"{"type":"ack","seq":3}"#, "ack"),
+            ] {
+                assert_eq!(
+                    answer(&session, frame, None),
+                    Some(serde_json::json!({"type": "protocol_error", "message": alloc::format!("Unknown message type: {kind}")}))
+                );
+            }
+            assert!(calls(&session).is_empty());
         }
     }
 
