@@ -14,7 +14,7 @@ use agent_interface::agent_core::ReadLimits;
 use agent_interface::agent_core::{ContextWindowState, ErrorValue};
 use agent_interface::command::definition::CommandUiIntent;
 use agent_interface::runtime::session_protocol::{
-    EventRoute, FrameLimits, FrameRefusal, ResumeBuffer, ResumeLimits, ResumeOverrun,
+    EventRoute, FrameLimits, FrameRefusal, ResumeBridge, ResumeBuffer, ResumeLimits, ResumeOverrun,
     decode_client_frame, delivers_ui_intent, event_message,
 };
 use agent_interface::session::events::{InteractiveEventName, SessionEvent};
@@ -692,6 +692,39 @@ cases! {
             assert!(none.is_empty());
             assert!(none.tail_after(0).is_err());
             assert_eq!(none.tail_after(1).map(|tail| tail.count()), Ok(0));
+        }
+
+        fn the_bridge_stamps_keeps_holds_and_replays() {
+            let delta = |text: &str| ServerMessage::TextDelta { delta: text.into(), driver_id: Some("d7".into()) };
+            let mut bridge = ResumeBridge::new(ResumeLimits::new(2, 1_000));
+            // Detached: stamped and kept, nothing to send.
+            assert_eq!(bridge.outbound(&delta("a")).expect("writes"), None);
+            bridge.attach(false);
+            assert_eq!(
+                bridge.outbound(&delta("b")).expect("writes"),
+                Some(r#"{"type":"text_delta","delta":"b","driverId":"d7","seq":2}"#)
+            );
+            // A resume_gap is sent as it is, never stamped or kept.
+            assert_eq!(bridge.outbound(&ServerMessage::ResumeGap).expect("writes"), Some(r#"{"type":"resume_gap"}"#));
+            assert_eq!(bridge.last_seq(), 2);
+            // Attached awaiting its resume: held until then, and replayed in order.
+            bridge.detach();
+            bridge.attach(true);
+            assert_eq!(bridge.outbound(&delta("c")).expect("writes"), None);
+            assert!(bridge.is_holding());
+            assert_eq!(
+                bridge.resume(1),
+                [
+                    r#"{"type":"text_delta","delta":"b","driverId":"d7","seq":2}"#,
+                    r#"{"type":"text_delta","delta":"c","driverId":"d7","seq":3}"#
+                ]
+            );
+            assert!(!bridge.is_holding());
+            // Frame 1 was evicted (two frames kept): a resume from 0 is a gap.
+            assert_eq!(bridge.resume(0), [r#"{"type":"resume_gap"}"#]);
+            bridge.ack(3);
+            assert!(bridge.buffer().is_empty());
+            assert_eq!(bridge.resume(3), Vec::<&str>::new());
         }
 
         fn no_frame_is_lost_or_repeated_across_drops_acks_and_resumes() {

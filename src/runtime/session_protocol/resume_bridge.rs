@@ -1,0 +1,121 @@
+//! The resume bridge: outbound messages stamped with a seq and kept in a [`ResumeBuffer`] for a
+//! connection that may drop and come back, and a client's `resume` and `ack` answered from it.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt::Write as _;
+
+use super::resume_buffer::{ResumeBuffer, ResumeLimits};
+use crate::session::protocol::ServerMessage;
+
+/// The text of the `resume_gap` message: never stamped and never kept.
+const RESUME_GAP: &str = r#"{"type":"resume_gap"}"#;
+
+/// One session's outbound stream across reconnections, sans-IO: the host gives it every server
+/// message and the attach, detach, `resume` and `ack` events of the connection, and sends the
+/// texts it hands back.
+///
+/// Every message but `resume_gap` is written as JSON with the next `seq` as its last member
+/// and kept in the buffer, attached or not. While a connection is attached and not waiting for
+/// its `resume`, a message's text is sent at once; a connection attached with
+/// `await_resume` gets nothing until its `resume`, which replays every kept message after the
+/// client's last seq (the live ones held meanwhile included, in order), or answers
+/// `resume_gap` when one is gone.
+#[derive(Debug)]
+pub struct ResumeBridge {
+    buffer: ResumeBuffer<String>,
+    attached: bool,
+    holding: bool,
+}
+
+impl ResumeBridge {
+    /// A bridge with no connection attached, keeping frames within `limits` (each frame sized
+    /// at the length in bytes of its message's text before the seq).
+    #[must_use]
+    pub const fn new(limits: ResumeLimits) -> Self {
+        Self {
+            buffer: ResumeBuffer::new(limits),
+            attached: false,
+            holding: false,
+        }
+    }
+
+    /// The last seq stamped (0 before the first message).
+    #[must_use]
+    pub const fn last_seq(&self) -> u64 {
+        self.buffer.last_seq()
+    }
+
+    /// The kept frames and their texts.
+    #[must_use]
+    pub const fn buffer(&self) -> &ResumeBuffer<String> {
+        &self.buffer
+    }
+
+    /// True while a connection is attached.
+    #[must_use]
+    pub const fn is_attached(&self) -> bool {
+        self.attached
+    }
+
+    /// True while the attached connection waits for its `resume` (nothing is sent to it).
+    #[must_use]
+    pub const fn is_holding(&self) -> bool {
+        self.holding
+    }
+
+    /// A connection is attached (replacing any other); with `await_resume`, it gets nothing
+    /// until it sends `resume`.
+    pub fn attach(&mut self, await_resume: bool) {
+        self.attached = true;
+        self.holding = await_resume;
+    }
+
+    /// The connection is gone; messages are still stamped and kept.
+    pub fn detach(&mut self) {
+        self.attached = false;
+        self.holding = false;
+    }
+
+    /// Stamps `message` with the next seq and keeps it; returns its text when it is to be sent
+    /// now (a connection is attached and not waiting for its `resume`). A `resume_gap` is
+    /// neither stamped nor kept, and is sent to an attached connection as it is.
+    ///
+    /// # Errors
+    /// The message cannot be written as JSON (a number that is not finite in an untyped
+    /// payload); nothing is stamped or kept.
+    pub fn outbound(&mut self, message: &ServerMessage) -> Result<Option<&str>, serde_json::Error> {
+        if matches!(message, ServerMessage::ResumeGap) {
+            return Ok(self.attached.then_some(RESUME_GAP));
+        }
+        let mut text = serde_json::to_string(message)?;
+        // Sized as the message is written, before its seq (as the reference sizes it).
+        let size = text.len();
+        let seq = self.buffer.last_seq() + 1;
+        // Every message is a JSON object: its text ends with `}`.
+        text.pop();
+        // Writing to a `String` cannot fail.
+        let _ = write!(text, ",\"seq\":{seq}}}");
+        self.buffer.append(text, size);
+        if !self.attached || self.holding {
+            return Ok(None);
+        }
+        Ok(self.buffer.retained().last().map(|(_, text)| text.as_str()))
+    }
+
+    /// The client's `resume` after `last_seq`: the texts to send, in order (the kept messages
+    /// after it), or `resume_gap` alone when one of them is gone. Releases a hold.
+    #[must_use]
+    pub fn resume(&mut self, last_seq: u64) -> Vec<&str> {
+        self.holding = false;
+        match self.buffer.tail_after(last_seq) {
+            Ok(tail) => tail.map(|(_, text)| text.as_str()).collect(),
+            Err(_) => alloc::vec![RESUME_GAP],
+        }
+    }
+
+    /// The client's `ack` through `seq`: the kept messages up to it are freed.
+    pub fn ack(&mut self, seq: u64) {
+        self.buffer.ack_through(seq);
+    }
+}
