@@ -386,7 +386,11 @@ mod transport_lifecycle;
 #[path = "interop/transport_run_outcome.rs"]
 mod transport_run_outcome;
 
-// The session protocol vectors (issue 41): so far the event fan-out's and the resume buffer's.
+// The session protocol vectors (issue 41): so far the delivery boundary's, the event fan-out's,
+// the resume buffer's and the resume bridge's.
+#[cfg(feature = "session-protocol")]
+#[path = "interop/session_protocol_delivery.rs"]
+mod session_protocol_delivery;
 #[cfg(feature = "session-protocol")]
 #[path = "interop/session_protocol_events.rs"]
 mod session_protocol_events;
@@ -395,7 +399,7 @@ mod session_protocol_events;
 mod session_protocol_resume;
 
 /// The vector files this target reads, each through [`load`] by one of its checks.
-const READ_HERE: [&str; 13] = [
+const READ_HERE: [&str; 14] = [
     "connection-authority.json",
     "golden-fixtures.json",
     "handoff-offer.json",
@@ -404,6 +408,7 @@ const READ_HERE: [&str; 13] = [
     "payload-channels.json",
     "peer-predicates.json",
     "session.json",
+    "session-protocol-delivery.json",
     "session-protocol-events.json",
     "session-protocol-resume.json",
     "transport-admission.json",
@@ -417,8 +422,8 @@ const CO_DRIVE_UNEXPRESSIBLE: [&str; 2] = ["missing-turnId-fails-fast", "removeW
 
 /// The vendored folder is whole: every file in it is read by this target or (the co-drive queue,
 /// whose checks run on the firmware too) cited case by case in `tests/suites/turn_queue.rs`, and
-/// the counts add up to the 1,538 vectors recorded before the session protocol, and the 109 and
-/// 60 of its events and resume files (its client and delivery files, 222 vectors, are not
+/// the counts add up to the 1,538 vectors recorded before the session protocol, and the 31, 109
+/// and 60 of its delivery, events and resume files (its client file, 191 vectors, is not
 /// vendored yet: issue 41).
 #[test]
 fn every_vector_file_is_checked() {
@@ -438,7 +443,11 @@ fn every_vector_file_is_checked() {
     expected.push(String::from("co-drive-queue.json"));
     expected.sort();
     assert_eq!(files, expected, "the vendored vector files changed");
-    assert_eq!(total, 1538 + 109 + 60, "the vendored vectors number 1,707");
+    assert_eq!(
+        total,
+        1538 + 31 + 109 + 60,
+        "the vendored vectors number 1,738"
+    );
 
     let cases = include_str!("suites/turn_queue.rs");
     for vector in load("co-drive-queue.json") {

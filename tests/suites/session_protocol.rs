@@ -14,8 +14,8 @@ use agent_interface::agent_core::ReadLimits;
 use agent_interface::agent_core::{ContextWindowState, ErrorValue};
 use agent_interface::command::definition::CommandUiIntent;
 use agent_interface::runtime::session_protocol::{
-    EventRoute, FrameLimits, FrameRefusal, ResumeBridge, ResumeBuffer, ResumeLimits, ResumeOverrun,
-    decode_client_frame, delivers_ui_intent, event_message,
+    Delivery, EventRoute, FrameLimits, FrameRefusal, OutboundDelivery, ResumeBridge, ResumeBuffer,
+    ResumeLimits, ResumeOverrun, decode_client_frame, delivers_ui_intent, event_message,
 };
 use agent_interface::session::events::{InteractiveEventName, SessionEvent};
 use agent_interface::session::protocol::{ClientMessage, ServerMessage};
@@ -840,6 +840,27 @@ cases! {
                 assert_eq!(answer(&session, frame, None).expect("a reply")["type"], "protocol_error", "{frame}");
             }
             assert_eq!(calls(&session), ["cancel t1 Some(\"r\")", "close t1", "send t1", "wait g", "log t None"]);
+        }
+
+        fn a_connection_reports_its_first_delivery_failure_and_sends_nothing_after_it() {
+            let mut boundary = OutboundDelivery::new();
+            let message = ServerMessage::Executing { executing: true };
+            let calls = core::cell::Cell::new(0);
+            let send = |ok: bool| {
+                let calls = &calls;
+                move |_: &ServerMessage| {
+                    calls.set(calls.get() + 1);
+                    if ok { Ok(()) } else { Err("socket closed") }
+                }
+            };
+            assert_eq!(boundary.deliver(&message, send(true)), Delivery::Sent);
+            assert_eq!(
+                boundary.deliver(&message, send(false)),
+                Delivery::Failed { error: "socket closed", event: "executing" }
+            );
+            assert!(boundary.is_latched());
+            assert_eq!(boundary.deliver(&message, send(true)), Delivery::Dropped);
+            assert_eq!(calls.get(), 2, "a latched boundary does not call the carrier");
         }
 
         fn messages_the_reference_does_not_route_here_are_unknown_types() {
