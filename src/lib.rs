@@ -47,7 +47,7 @@
 //! | `runtime::record_codec` | `record-codec` | the session record codec: envelope encoder, total decoder with located issues |
 //! | `runtime::record_store` | `record-store` (+ `record-store-fs`, `sealing`) | session record stores: memory, files, sealed |
 //! | `runtime::session_cache` | `session-cache` | the TTL session cache, fork, ownership rows, bounded-tail wake |
-//! | `runtime::session_protocol` | `session-protocol` | the WebSocket session protocol of the reference's clients: so far its resume buffer |
+//! | `runtime::session_protocol` | `session-protocol` | the WebSocket session protocol of the reference's clients: frame decoder, handler, event fan-out, resume buffer and bridge, delivery latch |
 //! | `runtime::shared_memory` | `shared-memory` | the read-only shared-memory provider seam |
 //!
 //! There are no root re-exports: every path names its family, and a large family its area too
