@@ -15,6 +15,8 @@ use crate::session::capabilities::{
 use crate::session::protocol::{BackgroundControlAction, ClientMessage, ServerMessage};
 use crate::session::turns::{SubmitOptions, TurnHandle};
 
+use super::FrameRefusal;
+
 /// The roles of a session the protocol drives: submitting and controlling turns, reading its
 /// state and conversation, commands, prompt answers, background tasks and groups, and the
 /// execution workspace. Every session that has these roles is one (a blanket implementation).
@@ -233,7 +235,9 @@ pub async fn handle_client_message<S: ProtocolSession>(
         unrouted @ (ClientMessage::GetUsageReport
         | ClientMessage::Resume { .. }
         | ClientMessage::Ack { .. }) => {
-            refusal(format!("Unknown message type: {}", unrouted.type_literal()))
+            // The frame decoder's wording for a type it does not know: one text for both paths.
+            let unknown = FrameRefusal::UnknownType(String::from(unrouted.type_literal()));
+            refusal(unknown.to_string())
         }
     }
 }
