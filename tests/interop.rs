@@ -45,12 +45,18 @@ fn vectors_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/interop/vectors")
 }
 
-/// The vectors of one suite file; a missing or unreadable file fails the test that asked.
-fn load(file: &str) -> Vec<Value> {
+/// One vector file whole (its header holds the stand-ins' defaults); a missing or unreadable
+/// file fails the test that asked.
+fn document(file: &str) -> Value {
     let path = vectors_dir().join(file);
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|error| panic!("interop vectors: cannot read {}: {error}", path.display()));
-    let doc: Value = serde_json::from_str(&text).expect("vector file is JSON");
+    serde_json::from_str(&text).expect("vector file is JSON")
+}
+
+/// The vectors of one suite file; a missing or unreadable file fails the test that asked.
+fn load(file: &str) -> Vec<Value> {
+    let doc = document(file);
     assert_eq!(
         doc["format"], "robota-interop-vectors/1",
         "{file}: unknown format"
@@ -386,8 +392,11 @@ mod transport_lifecycle;
 #[path = "interop/transport_run_outcome.rs"]
 mod transport_run_outcome;
 
-// The session protocol vectors (issue 41): so far the delivery boundary's, the event fan-out's,
-// the resume buffer's and the resume bridge's.
+// The session protocol vectors (issue 41): the handler's over a scripted session, the delivery
+// boundary's, the event fan-out's, the resume buffer's and the resume bridge's.
+#[cfg(feature = "session-protocol")]
+#[path = "interop/session_protocol_client.rs"]
+mod session_protocol_client;
 #[cfg(feature = "session-protocol")]
 #[path = "interop/session_protocol_delivery.rs"]
 mod session_protocol_delivery;
@@ -399,7 +408,7 @@ mod session_protocol_events;
 mod session_protocol_resume;
 
 /// The vector files this target reads, each through [`load`] by one of its checks.
-const READ_HERE: [&str; 14] = [
+const READ_HERE: [&str; 15] = [
     "connection-authority.json",
     "golden-fixtures.json",
     "handoff-offer.json",
@@ -408,6 +417,7 @@ const READ_HERE: [&str; 14] = [
     "payload-channels.json",
     "peer-predicates.json",
     "session.json",
+    "session-protocol-client.json",
     "session-protocol-delivery.json",
     "session-protocol-events.json",
     "session-protocol-resume.json",
@@ -422,9 +432,8 @@ const CO_DRIVE_UNEXPRESSIBLE: [&str; 2] = ["missing-turnId-fails-fast", "removeW
 
 /// The vendored folder is whole: every file in it is read by this target or (the co-drive queue,
 /// whose checks run on the firmware too) cited case by case in `tests/suites/turn_queue.rs`, and
-/// the counts add up to the 1,538 vectors recorded before the session protocol, and the 31, 109
-/// and 60 of its delivery, events and resume files (its client file, 191 vectors, is not
-/// vendored yet: issue 41).
+/// the counts add up to the 1,538 vectors recorded before the session protocol, and the 191, 31,
+/// 109 and 60 of its client, delivery, events and resume files.
 #[test]
 fn every_vector_file_is_checked() {
     let mut total = 0;
@@ -445,8 +454,8 @@ fn every_vector_file_is_checked() {
     assert_eq!(files, expected, "the vendored vector files changed");
     assert_eq!(
         total,
-        1538 + 31 + 109 + 60,
-        "the vendored vectors number 1,738"
+        1538 + 191 + 31 + 109 + 60,
+        "the vendored vectors number 1,929"
     );
 
     let cases = include_str!("suites/turn_queue.rs");

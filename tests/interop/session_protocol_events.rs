@@ -57,7 +57,7 @@ const WAITING_FOR_THE_HANDLER: [&str; 5] = [
 
 /// A driver id as a typed caller has it: `Ok(None)` for none (`null` or absent), `Err` for a
 /// value no typed caller can pass.
-fn driver(value: Option<&Value>) -> Result<Option<String>, ()> {
+pub(super) fn driver(value: Option<&Value>) -> Result<Option<String>, ()> {
     match value {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(id)) => Ok(Some(id.clone())),
@@ -66,7 +66,7 @@ fn driver(value: Option<&Value>) -> Result<Option<String>, ()> {
 }
 
 /// The event the reference emitted, as the crate's typed event; `None` when it does not decode.
-fn emitted(event: &str, args: &[Value]) -> Option<SessionEvent> {
+pub(super) fn emitted(event: &str, args: &[Value]) -> Option<SessionEvent> {
     let mut frame = serde_json::Map::new();
     frame.insert(String::from("type"), Value::String(String::from(event)));
     // An event's payload is its first argument; `history_cleared` has none (extra arguments
@@ -88,7 +88,7 @@ fn emitted(event: &str, args: &[Value]) -> Option<SessionEvent> {
 /// same envelope (`type` first, a stamped `driverId` last). A payload's members are written in
 /// the crate's declared order, which need not be the order the reference's emitter used
 /// (`docs/decisions/member-order.md`).
-fn same_message(name: &str, written: &str, expected: &str) {
+pub(super) fn same_message(name: &str, written: &str, expected: &str) {
     let parse = |text: &str| serde_json::from_str::<Value>(text).expect("a JSON frame");
     let mut ours = parse(written);
     if ours["type"] == "interrupted" {
