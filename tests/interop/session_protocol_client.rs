@@ -383,18 +383,18 @@ fn answers(defaults: &Value, input: &Value) -> BTreeMap<String, Value> {
 
 /// The scripted session: it records every call, answers from the script, and keeps the prompt
 /// registry and the events it emitted for the host to fan out.
-struct Script {
+pub(super) struct Script {
     answers: BTreeMap<String, Value>,
     /// Every call, `{method, args}`, with `undefined` marked as the vectors mark it.
-    calls: RefCell<Vec<Value>>,
+    pub(super) calls: RefCell<Vec<Value>>,
     /// Settlements of deferred answers, by name, until an answer takes them.
-    settled: RefCell<BTreeMap<String, Value>>,
+    pub(super) settled: RefCell<BTreeMap<String, Value>>,
     /// Parked prompts: id and kind (`permission`, `ask`).
     parked: RefCell<Vec<(String, &'static str)>>,
     /// The prompt registry's settlements, as the vectors record them.
     settlements: RefCell<Vec<Value>>,
     /// Events emitted and not yet fanned out.
-    events: RefCell<Vec<SessionEvent>>,
+    pub(super) events: RefCell<Vec<SessionEvent>>,
 }
 
 const UNDEFINED: fn() -> Value = || json!({ "$undefined": true });
@@ -407,6 +407,46 @@ fn or_undefined<T: serde::Serialize>(value: Option<T>) -> Value {
 }
 
 impl Script {
+    /// The scripted session of one vector: the stand-in's defaults with the vector's own answers
+    /// over them; `Err` when an answer the reference's code read, or a later settlement, has no
+    /// typed form.
+    pub(super) fn for_vector(defaults: &Value, vector: &Value) -> Result<Self, String> {
+        let input = &vector["input"];
+        let steps = input["steps"].as_array().expect("steps");
+        let answers = answers(defaults, input);
+        // The answers the reference's handler asked for (the stand-in's other defaults are not
+        // read, and some are not typed values: its default messages have no id or timestamp).
+        let trace = vector["output"]["trace"].as_array().expect("a trace");
+        for call in trace
+            .iter()
+            .flat_map(|step| step["sessionCalls"].as_array().into_iter().flatten())
+        {
+            let method = call["method"].as_str().expect("a method");
+            // Prompt answers and the driver lookup are scripted only to throw.
+            if let Some(spec) = answers.get(method) {
+                expressible(method, spec)?;
+            }
+        }
+        for step in steps.iter().filter(|step| step["op"] == "settleDeferred") {
+            let mut spec = step.as_object().expect("a step").clone();
+            spec.retain(|key, _| key == "resolves" || key == "rejects");
+            let method = answers
+                .iter()
+                .find(|(_, answer)| answer.get("deferred") == step.get("name"))
+                .map(|(method, _)| method.clone())
+                .expect("a deferred answer");
+            expressible(&method, &Value::Object(spec))?;
+        }
+        Ok(Self {
+            answers,
+            calls: RefCell::default(),
+            settled: RefCell::default(),
+            parked: RefCell::default(),
+            settlements: RefCell::default(),
+            events: RefCell::default(),
+        })
+    }
+
     fn call(&self, method: &str, args: Vec<Value>) {
         self.calls
             .borrow_mut()
@@ -748,30 +788,8 @@ pub(super) fn run_client_vector(
     let name = vector["name"].as_str().expect("name");
     let input = &vector["input"];
     let steps = input["steps"].as_array().expect("steps");
-    let answers = answers(defaults, input);
-    // The answers the reference's handler asked for (the stand-in's other defaults are not
-    // read, and some are not typed values: its default messages have no id or timestamp).
     let trace = vector["output"]["trace"].as_array().expect("a trace");
-    for call in trace
-        .iter()
-        .flat_map(|step| step["sessionCalls"].as_array().into_iter().flatten())
-    {
-        let method = call["method"].as_str().expect("a method");
-        // Prompt answers and the driver lookup are scripted only to throw.
-        if let Some(spec) = answers.get(method) {
-            expressible(method, spec)?;
-        }
-    }
-    for step in steps.iter().filter(|step| step["op"] == "settleDeferred") {
-        let mut spec = step.as_object().expect("a step").clone();
-        spec.retain(|key, _| key == "resolves" || key == "rejects");
-        let method = answers
-            .iter()
-            .find(|(_, answer)| answer.get("deferred") == step.get("name"))
-            .map(|(method, _)| method.clone())
-            .expect("a deferred answer");
-        expressible(&method, &Value::Object(spec))?;
-    }
+    let session = Script::for_vector(defaults, vector)?;
     // The carrier's error once a surface disconnects: an error, and a failure handler that
     // records it (the crate hands the failure back; a handler that throws has no form).
     let carrier = match input
@@ -787,14 +805,6 @@ pub(super) fn run_client_vector(
     if input["carrier"]["onDeliveryError"] == "record-then-throw" {
         return Err(String::from("a failure handler that throws"));
     }
-    let session = Script {
-        answers,
-        calls: RefCell::default(),
-        settled: RefCell::default(),
-        parked: RefCell::default(),
-        settlements: RefCell::default(),
-        events: RefCell::default(),
-    };
     let mut surfaces: Vec<Surface> = match input.get("surfaces") {
         Some(Value::Array(list)) => list
             .iter()

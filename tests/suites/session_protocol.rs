@@ -14,8 +14,9 @@ use agent_interface::agent_core::ReadLimits;
 use agent_interface::agent_core::{ContextWindowState, ErrorValue};
 use agent_interface::command::definition::CommandUiIntent;
 use agent_interface::runtime::session_protocol::{
-    Delivery, EventRoute, FrameLimits, FrameRefusal, OutboundDelivery, ResumeBridge, ResumeBuffer,
-    ResumeLimits, ResumeOverrun, decode_client_frame, delivers_ui_intent, event_message,
+    BridgeFrame, Delivery, EventRoute, FrameLimits, FrameRefusal, OutboundDelivery, ResumeBridge,
+    ResumeBuffer, ResumeLimits, ResumeOverrun, decode_client_frame, delivers_ui_intent,
+    event_message,
 };
 use agent_interface::session::events::{InteractiveEventName, SessionEvent};
 use agent_interface::session::protocol::{ClientMessage, ServerMessage};
@@ -696,16 +697,21 @@ cases! {
 
         fn the_bridge_stamps_keeps_holds_and_replays() {
             let delta = |text: &str| ServerMessage::TextDelta { delta: text.into(), driver_id: Some("d7".into()) };
+            fn texts(frames: Vec<BridgeFrame<'_>>) -> Vec<&str> {
+                frames.iter().map(|frame| frame.text).collect()
+            }
             let mut bridge = ResumeBridge::new(ResumeLimits::new(2, 1_000));
             // Detached: stamped and kept, nothing to send.
             assert_eq!(bridge.outbound(&delta("a")).expect("writes"), None);
             bridge.attach(false);
+            // Each frame names its type, for the delivery boundary to report a failure with.
             assert_eq!(
                 bridge.outbound(&delta("b")).expect("writes"),
-                Some(r#"{"type":"text_delta","delta":"b","driverId":"d7","seq":2}"#)
+                Some(BridgeFrame { event: "text_delta", text: r#"{"type":"text_delta","delta":"b","driverId":"d7","seq":2}"# })
             );
             // A resume_gap is sent as it is, never stamped or kept.
-            assert_eq!(bridge.outbound(&ServerMessage::ResumeGap).expect("writes"), Some(r#"{"type":"resume_gap"}"#));
+            let gap = BridgeFrame { event: "resume_gap", text: r#"{"type":"resume_gap"}"# };
+            assert_eq!(bridge.outbound(&ServerMessage::ResumeGap).expect("writes"), Some(gap));
             assert_eq!(bridge.last_seq(), 2);
             // Attached awaiting its resume: held until then, and replayed in order.
             bridge.detach();
@@ -713,7 +719,7 @@ cases! {
             assert_eq!(bridge.outbound(&delta("c")).expect("writes"), None);
             assert!(bridge.is_holding());
             assert_eq!(
-                bridge.resume(1),
+                texts(bridge.resume(1)),
                 [
                     r#"{"type":"text_delta","delta":"b","driverId":"d7","seq":2}"#,
                     r#"{"type":"text_delta","delta":"c","driverId":"d7","seq":3}"#
@@ -721,10 +727,25 @@ cases! {
             );
             assert!(!bridge.is_holding());
             // Frame 1 was evicted (two frames kept): a resume from 0 is a gap.
-            assert_eq!(bridge.resume(0), [r#"{"type":"resume_gap"}"#]);
+            assert_eq!(bridge.resume(0), [gap]);
             bridge.ack(3);
-            assert!(bridge.buffer().is_empty());
-            assert_eq!(bridge.resume(3), Vec::<&str>::new());
+            assert_eq!(bridge.retained_seqs().count(), 0);
+            assert_eq!(bridge.resume(3), []);
+        }
+
+        fn a_replayed_frame_goes_through_the_delivery_boundary_with_its_type() {
+            let mut bridge = ResumeBridge::new(ResumeLimits::new(8, 1_000));
+            bridge.outbound(&ServerMessage::Executing { executing: true }).expect("writes");
+            bridge.outbound(&ServerMessage::ResumeGap).expect("writes");
+            bridge.outbound(&ServerMessage::HistoryCleared).expect("writes");
+            bridge.attach(true);
+            let mut boundary = OutboundDelivery::new();
+            let outcomes: Vec<Delivery<&str>> = bridge
+                .resume(0)
+                .iter()
+                .map(|frame| boundary.deliver(frame, |frame| if frame.event == "executing" { Ok(()) } else { Err("closed") }))
+                .collect();
+            assert_eq!(outcomes, [Delivery::Sent, Delivery::Failed { error: "closed", event: "history_cleared" }]);
         }
 
         fn no_frame_is_lost_or_repeated_across_drops_acks_and_resumes() {

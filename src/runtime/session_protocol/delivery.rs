@@ -4,6 +4,29 @@
 
 use crate::session::protocol::ServerMessage;
 
+use super::resume_bridge::BridgeFrame;
+
+/// A message a connection sends, as the delivery boundary sees it: its `type`, which labels a
+/// failure. A [`ServerMessage`] is one, and so is a stamped frame the
+/// [`ResumeBridge`](super::ResumeBridge) hands back, so a replayed text goes through the same
+/// boundary without being read back.
+pub trait OutboundMessage {
+    /// The message's `type` literal (`text_delta`, `resume_gap`, …).
+    fn type_literal(&self) -> &'static str;
+}
+
+impl OutboundMessage for ServerMessage {
+    fn type_literal(&self) -> &'static str {
+        Self::type_literal(self)
+    }
+}
+
+impl OutboundMessage for BridgeFrame<'_> {
+    fn type_literal(&self) -> &'static str {
+        self.event
+    }
+}
+
 /// What one delivery came to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -50,10 +73,10 @@ impl OutboundDelivery {
 
     /// Delivers `message` through the carrier's `send`, unless the boundary is latched (then
     /// `send` is not called).
-    pub fn deliver<E>(
+    pub fn deliver<M: OutboundMessage + ?Sized, E>(
         &mut self,
-        message: &ServerMessage,
-        send: impl FnOnce(&ServerMessage) -> Result<(), E>,
+        message: &M,
+        send: impl FnOnce(&M) -> Result<(), E>,
     ) -> Delivery<E> {
         if self.latched {
             return Delivery::Dropped;

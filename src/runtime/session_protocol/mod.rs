@@ -14,7 +14,9 @@
 //! - every server message goes through the [`ResumeBridge`], which stamps its seq, keeps it in a
 //!   [`ResumeBuffer`] within [`ResumeLimits`] and says what to send now; a resume from a seq
 //!   whose successors are gone is a [`ResumeOverrun`] (`resume_gap`), never a tail with a hole;
-//! - what is sent goes through the connection's [`OutboundDelivery`], which reports the
+//! - what is sent (a [`ServerMessage`](crate::session::protocol::ServerMessage) or a
+//!   [`BridgeFrame`], both an [`OutboundMessage`]) goes through the connection's
+//!   [`OutboundDelivery`], which reports the
 //!   carrier's first failure ([`Delivery::Failed`]) and drops everything after it.
 //!
 //! Where it departs from the reference, and why: `docs/decisions/session-protocol.md`.
@@ -27,8 +29,8 @@ mod resume_bridge;
 mod resume_buffer;
 
 pub use client_frame::{FrameLimits, FrameRefusal, decode_client_frame};
-pub use delivery::{Delivery, OutboundDelivery};
+pub use delivery::{Delivery, OutboundDelivery, OutboundMessage};
 pub use events::{EventRoute, delivers_ui_intent, event_message};
 pub use handler::{Handled, ProtocolSession, handle_client_message};
-pub use resume_bridge::ResumeBridge;
+pub use resume_bridge::{BridgeFrame, ResumeBridge};
 pub use resume_buffer::{ResumeBuffer, ResumeLimits, ResumeOverrun};

@@ -8,8 +8,38 @@ use core::fmt::Write as _;
 use super::resume_buffer::{ResumeBuffer, ResumeLimits};
 use crate::session::protocol::ServerMessage;
 
-/// The text of the `resume_gap` message: never stamped and never kept.
-const RESUME_GAP: &str = r#"{"type":"resume_gap"}"#;
+/// The `resume_gap` message: never stamped and never kept.
+const RESUME_GAP: BridgeFrame<'static> = BridgeFrame {
+    event: "resume_gap",
+    text: r#"{"type":"resume_gap"}"#,
+};
+
+/// A message as the bridge hands it back to send: its text (stamped with its seq, but for
+/// `resume_gap`) and its `type`, which an [`OutboundDelivery`](super::OutboundDelivery) names
+/// when the carrier fails on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BridgeFrame<'a> {
+    /// The message's `type` literal.
+    pub event: &'static str,
+    /// The JSON text to put on the wire.
+    pub text: &'a str,
+}
+
+/// A kept message: its `type` and its stamped text.
+#[derive(Debug)]
+struct Kept {
+    event: &'static str,
+    text: String,
+}
+
+impl Kept {
+    fn frame(&self) -> BridgeFrame<'_> {
+        BridgeFrame {
+            event: self.event,
+            text: &self.text,
+        }
+    }
+}
 
 /// One session's outbound stream across reconnections, sans-IO: the host gives it every server
 /// message and the attach, detach, `resume` and `ack` events of the connection, and sends the
@@ -23,7 +53,7 @@ const RESUME_GAP: &str = r#"{"type":"resume_gap"}"#;
 /// `resume_gap` when one is gone.
 #[derive(Debug)]
 pub struct ResumeBridge {
-    buffer: ResumeBuffer<String>,
+    buffer: ResumeBuffer<Kept>,
     attached: bool,
     holding: bool,
 }
@@ -46,10 +76,9 @@ impl ResumeBridge {
         self.buffer.last_seq()
     }
 
-    /// The kept frames and their texts.
-    #[must_use]
-    pub const fn buffer(&self) -> &ResumeBuffer<String> {
-        &self.buffer
+    /// The seqs of the kept messages, oldest first.
+    pub fn retained_seqs(&self) -> impl Iterator<Item = u64> + '_ {
+        self.buffer.retained().map(|(seq, _)| seq)
     }
 
     /// True while a connection is attached.
@@ -77,14 +106,17 @@ impl ResumeBridge {
         self.holding = false;
     }
 
-    /// Stamps `message` with the next seq and keeps it; returns its text when it is to be sent
+    /// Stamps `message` with the next seq and keeps it; returns its frame when it is to be sent
     /// now (a connection is attached and not waiting for its `resume`). A `resume_gap` is
     /// neither stamped nor kept, and is sent to an attached connection as it is.
     ///
     /// # Errors
     /// The message cannot be written as JSON (a number that is not finite in an untyped
     /// payload); nothing is stamped or kept.
-    pub fn outbound(&mut self, message: &ServerMessage) -> Result<Option<&str>, serde_json::Error> {
+    pub fn outbound(
+        &mut self,
+        message: &ServerMessage,
+    ) -> Result<Option<BridgeFrame<'_>>, serde_json::Error> {
         if matches!(message, ServerMessage::ResumeGap) {
             return Ok(self.attached.then_some(RESUME_GAP));
         }
@@ -96,20 +128,21 @@ impl ResumeBridge {
         text.pop();
         // Writing to a `String` cannot fail.
         let _ = write!(text, ",\"seq\":{seq}}}");
-        self.buffer.append(text, size);
+        let event = message.type_literal();
+        self.buffer.append(Kept { event, text }, size);
         if !self.attached || self.holding {
             return Ok(None);
         }
-        Ok(self.buffer.retained().last().map(|(_, text)| text.as_str()))
+        Ok(self.buffer.retained().last().map(|(_, kept)| kept.frame()))
     }
 
-    /// The client's `resume` after `last_seq`: the texts to send, in order (the kept messages
+    /// The client's `resume` after `last_seq`: the frames to send, in order (the kept messages
     /// after it), or `resume_gap` alone when one of them is gone. Releases a hold.
     #[must_use]
-    pub fn resume(&mut self, last_seq: u64) -> Vec<&str> {
+    pub fn resume(&mut self, last_seq: u64) -> Vec<BridgeFrame<'_>> {
         self.holding = false;
         match self.buffer.tail_after(last_seq) {
-            Ok(tail) => tail.map(|(_, text)| text.as_str()).collect(),
+            Ok(tail) => tail.map(|(_, kept)| kept.frame()).collect(),
             Err(_) => alloc::vec![RESUME_GAP],
         }
     }

@@ -30,7 +30,7 @@ pub fn run(input: &[u8]) -> u32 {
                 sent += bridge
                     .resume(last_seq)
                     .iter()
-                    .map(|text| text.len())
+                    .map(|frame| frame.text.len())
                     .sum::<usize>();
                 continue;
             }
