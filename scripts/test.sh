@@ -207,7 +207,7 @@ step_examples() {
     step "main example"
     cargo run --quiet --example session_host --features full,record-store-fs >/dev/null
 
-    step "examples on std (hosted/): a store round trip, the co-drive queue on threads, policy checks, a handoff between two stores, a WebSocket carrier"
+    step "examples on std (hosted/): a store round trip, the co-drive queue on threads, policy checks, a handoff between two stores, a WebSocket carrier, the session protocol over a WebSocket"
     cargo run --quiet --manifest-path hosted/Cargo.toml --example store_round_trip --no-default-features --features record-store-fs
     cargo run --quiet --manifest-path hosted/Cargo.toml --example co_drive_threads --no-default-features --features turn-queue
     cargo run --quiet --manifest-path hosted/Cargo.toml --example policy_checks --no-default-features --features policy,serde
@@ -223,6 +223,8 @@ step_examples() {
     done
     # A tokio host and client over a real WebSocket on loopback; it gives up after 20 s by itself.
     timeout 120 cargo run --quiet --manifest-path hosted/Cargo.toml --example ws_carrier --no-default-features --features transport-runtime,session,serde
+    # The session protocol served over a scripted session to a client that drops and resumes (20 s).
+    timeout 120 cargo run --quiet --manifest-path hosted/Cargo.toml --example ws_session --no-default-features --features session-protocol
 
     step "README snippets, each a downstream crate with only the features it names"
     scripts/readme-snippets.sh
