@@ -210,7 +210,7 @@ async fn serve(listener: TcpListener, admission: TransportAdmission) -> Result<V
 }
 
 /// The admission decision, taken in the handshake callback so a refusal is an HTTP answer.
-#[allow(
+#[expect(
     clippy::result_large_err,
     reason = "tungstenite's handshake callback returns its error response by value"
 )]

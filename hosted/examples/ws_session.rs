@@ -294,7 +294,7 @@ async fn serve(listener: TcpListener, admission: TransportAdmission) -> Result<(
 
 /// The admission decision in the handshake callback, as `ws_carrier` takes it, and whether the
 /// client asks to be held until its `resume` (`?resume=1`: this host's choice of signal).
-#[allow(
+#[expect(
     clippy::result_large_err,
     reason = "tungstenite's callback returns its response"
 )]

@@ -733,6 +733,22 @@ cases! {
             assert_eq!(bridge.resume(3), []);
         }
 
+        fn a_bridge_that_keeps_nothing_still_sends_live_messages() {
+            // A frame bound of 0 keeps nothing to replay, but an attached client is still sent
+            // each message as it is stamped (the reference sends what it stamped, kept or not).
+            let mut bridge = ResumeBridge::new(ResumeLimits::new(0, 1_000));
+            bridge.attach(false);
+            let sent = bridge.outbound(&ServerMessage::Executing { executing: true }).expect("writes");
+            let text = r#"{"type":"executing","executing":true,"seq":1}"#;
+            assert_eq!(sent, Some(BridgeFrame { event: "executing", text }));
+            let sent = bridge.outbound(&ServerMessage::HistoryCleared).expect("writes");
+            let text = r#"{"type":"history_cleared","seq":2}"#;
+            assert_eq!(sent, Some(BridgeFrame { event: "history_cleared", text }));
+            assert_eq!(bridge.retained_seqs().count(), 0);
+            // Nothing to replay: a resume from before the last seq is a gap.
+            assert_eq!(bridge.resume(1), [BridgeFrame { event: "resume_gap", text: r#"{"type":"resume_gap"}"# }]);
+        }
+
         fn a_replayed_frame_goes_through_the_delivery_boundary_with_its_type() {
             let mut bridge = ResumeBridge::new(ResumeLimits::new(8, 1_000));
             bridge.outbound(&ServerMessage::Executing { executing: true }).expect("writes");

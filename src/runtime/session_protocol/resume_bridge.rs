@@ -26,7 +26,7 @@ pub struct BridgeFrame<'a> {
 }
 
 /// A kept message: its `type` and its stamped text.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct Kept {
     event: &'static str,
     text: String,
@@ -54,6 +54,9 @@ impl Kept {
 #[derive(Debug)]
 pub struct ResumeBridge {
     buffer: ResumeBuffer<Kept>,
+    /// The last message stamped when the buffer keeps none (a frame bound of 0): still sent to
+    /// an attached connection, so its text is held here until the next one.
+    unkept: Option<Kept>,
     attached: bool,
     holding: bool,
 }
@@ -65,6 +68,7 @@ impl ResumeBridge {
     pub const fn new(limits: ResumeLimits) -> Self {
         Self {
             buffer: ResumeBuffer::new(limits),
+            unkept: None,
             attached: false,
             holding: false,
         }
@@ -128,12 +132,22 @@ impl ResumeBridge {
         text.pop();
         // Writing to a `String` cannot fail.
         let _ = write!(text, ",\"seq\":{seq}}}");
-        let event = message.type_literal();
-        self.buffer.append(Kept { event, text }, size);
+        let kept = Kept {
+            event: message.type_literal(),
+            text,
+        };
+        // The newest frame is always kept, unless the buffer keeps none at all.
+        self.unkept = (self.buffer.limits().max_frames == 0).then(|| kept.clone());
+        let stamped = self.buffer.append(kept, size);
+        debug_assert_eq!(stamped, seq, "the buffer numbers frames as the text says");
         if !self.attached || self.holding {
             return Ok(None);
         }
-        Ok(self.buffer.retained().last().map(|(_, kept)| kept.frame()))
+        let kept = match &self.unkept {
+            Some(unkept) => Some(unkept),
+            None => self.buffer.retained().last().map(|(_, kept)| kept),
+        };
+        Ok(kept.map(Kept::frame))
     }
 
     /// The client's `resume` after `last_seq`: the frames to send, in order (the kept messages
