@@ -45,8 +45,8 @@ pub fn run(input: &[u8]) -> u32 {
                 message: refusal.to_string(),
             },
         };
-        if let Ok(Some(text)) = bridge.outbound(&answer) {
-            sent += text.len();
+        if let Ok(Some(frame)) = bridge.outbound(&answer) {
+            sent += frame.text.len();
         }
     }
     (sent as u32) ^ (bridge.last_seq() as u32) << 24
