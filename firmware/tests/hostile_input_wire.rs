@@ -2,8 +2,9 @@
 //! stack): the fuzz reproducers of the channel frame, transport JSON and policy targets replayed
 //! through the public API, and crafted worst cases (nesting at the default bound, one past it and
 //! 1000 deep in event bodies, whole frames, frames received through the channel registry, the
-//! strict decoders and policy rules; far-ahead and `u32::MAX` channel seqs). Each case checks the
-//! outcome (a typed refusal for bad input) and runs within a stack and heap budget.
+//! strict decoders, policy rules and session protocol client frames; far-ahead and `u32::MAX`
+//! channel seqs; client frames of the device's frame bound that cost the most heap). Each case
+//! checks the outcome (a typed refusal for bad input) and runs within a stack and heap budget.
 #![no_std]
 #![no_main]
 
@@ -19,11 +20,13 @@ use agent_interface::agent_core::{Value, from_json_slice};
 use agent_interface::runtime::policy::{
     SessionPermissionRules, StoredSessionRules, lex_within, normalize_path,
 };
+use agent_interface::runtime::session_protocol::{FrameLimits, FrameRefusal, decode_client_frame};
 use agent_interface::runtime::transport::channels::{
     ChannelFrameError, ChannelRefusal, GapPolicy, NotDelivered, PayloadChannelRegistry,
     RefusedDelivery, SequenceRefusal, WindowFull, decode_channel_frame, decode_event_body,
     decode_header, encode_channel_frame,
 };
+use agent_interface::session::protocol::ClientMessage;
 use agent_interface::transport::channels::{
     ChannelDescriptor, ChannelEventFrame, ChannelFrame, ChannelName,
 };
@@ -410,6 +413,110 @@ fn policy_rules_past_the_bound() {
     }
 }
 
+// ---------------------------------------------------------------- session protocol frames
+
+/// The frame bound of a device host (`FrameLimits::DEVICE`): the reference's 4 MiB would let
+/// one frame take the whole heap.
+const DEVICE: FrameLimits = FrameLimits::DEVICE;
+
+/// A client frame: an `abort` with an undeclared member holding `levels` nested arrays (the
+/// text nests `levels + 1`).
+fn client_frame(levels: usize) -> String {
+    let text = nested(r#"{"type":"abort","x":"#, levels, "}");
+    String::from_utf8(text).expect("ASCII")
+}
+
+fn client_frame_at_the_bound() {
+    let frame = client_frame(AT - 1);
+    let message = decode_client_frame(&frame, &FrameLimits::DEFAULT).expect("at the bound");
+    assert_eq!(message, ClientMessage::Abort);
+}
+
+fn client_frame_past_the_bound() {
+    for depth in [PAST, DEEP] {
+        let refusal = decode_client_frame(&client_frame(depth - 1), &FrameLimits::DEFAULT)
+            .expect_err("nested past the bound: refused");
+        assert_eq!(refusal, FrameRefusal::TooDeep { depth: BOUND });
+        assert!(alloc::format!("{refusal}").contains(TOO_DEEP));
+    }
+}
+
+/// An `abort` frame of exactly the device's bound whose undeclared member `x` holds `item`
+/// repeated (each followed by `,`, the last by `]`) as often as fits: read within the heap, and
+/// one byte more is refused before it is parsed.
+fn widest_client_frame(item: impl Fn(usize) -> String) {
+    let open = r#"{"type":"abort","x":["#;
+    let mut frame = String::from(open);
+    let mut count = 0;
+    loop {
+        let next = item(count);
+        // Room for the item, its separator, and the closing `]}` (replacing the last `,`).
+        if frame.len() + next.len() + 1 + "]}".len() > DEVICE.max_bytes {
+            break;
+        }
+        frame.push_str(&next);
+        frame.push(',');
+        count += 1;
+    }
+    frame.pop();
+    frame.push_str("]}");
+    frame.extend(core::iter::repeat_n(' ', DEVICE.max_bytes - frame.len()));
+    assert_eq!(frame.len(), DEVICE.max_bytes);
+    let message = decode_client_frame(&frame, &DEVICE).expect("within the bound");
+    assert_eq!(message, ClientMessage::Abort);
+    frame.push(' ');
+    assert_eq!(
+        decode_client_frame(&frame, &DEVICE),
+        Err(FrameRefusal::TooLarge)
+    );
+}
+
+/// Empty arrays (`[]`): a value for every three bytes.
+fn client_frame_of_empty_arrays_at_the_device_bound() {
+    widest_client_frame(|_| String::from("[]"));
+}
+
+/// Digits (`0`): a value for every two bytes.
+fn client_frame_of_numbers_at_the_device_bound() {
+    widest_client_frame(|_| String::from("0"));
+}
+
+/// Objects with a member each (`{"k":0}`).
+fn client_frame_of_small_objects_at_the_device_bound() {
+    widest_client_frame(|_| String::from(r#"{"k":0}"#));
+}
+
+/// A declared member at its widest: an answer's values, as many empty strings as fit.
+fn client_frame_of_answer_values_at_the_device_bound() {
+    let mut frame =
+        String::from(r#"{"type":"ask-response","id":"a1","response":{"type":"answer","values":["#);
+    while frame.len() + r#""","#.len() + "]}}".len() <= DEVICE.max_bytes {
+        frame.push_str(r#""","#);
+    }
+    frame.pop();
+    frame.push_str("]}}");
+    let message = decode_client_frame(&frame, &DEVICE).expect("within the bound");
+    assert!(matches!(message, ClientMessage::AskResponse { .. }));
+}
+
+/// One object with as many distinct members as fit, in an undeclared member.
+fn client_frame_of_distinct_members_at_the_device_bound() {
+    let mut frame = String::from(r#"{"type":"abort","x":{"#);
+    let mut count = 0u32;
+    loop {
+        let member = alloc::format!(r#""{count:x}":0,"#);
+        if frame.len() + member.len() + 1 > DEVICE.max_bytes {
+            break;
+        }
+        frame.push_str(&member);
+        count += 1;
+    }
+    frame.pop();
+    frame.push_str("}}");
+    let message = decode_client_frame(&frame, &DEVICE).expect("within the bound");
+    assert_eq!(message, ClientMessage::Abort);
+}
+
 #[cortex_m_rt::entry]
 fn main() -> ! {
     agent_interface_firmware::run_measured(
@@ -452,6 +559,48 @@ fn main() -> ! {
                 HEAP,
             ),
             ("event_body_1000_deep", event_body_1000_deep, STACK, HEAP),
+            (
+                "client_frame_at_the_bound",
+                client_frame_at_the_bound,
+                STACK,
+                HEAP,
+            ),
+            (
+                "client_frame_past_the_bound",
+                client_frame_past_the_bound,
+                STACK,
+                HEAP,
+            ),
+            (
+                "client_frame_of_empty_arrays_at_the_device_bound",
+                client_frame_of_empty_arrays_at_the_device_bound,
+                STACK,
+                HEAP,
+            ),
+            (
+                "client_frame_of_numbers_at_the_device_bound",
+                client_frame_of_numbers_at_the_device_bound,
+                STACK,
+                HEAP,
+            ),
+            (
+                "client_frame_of_small_objects_at_the_device_bound",
+                client_frame_of_small_objects_at_the_device_bound,
+                STACK,
+                HEAP,
+            ),
+            (
+                "client_frame_of_answer_values_at_the_device_bound",
+                client_frame_of_answer_values_at_the_device_bound,
+                STACK,
+                HEAP,
+            ),
+            (
+                "client_frame_of_distinct_members_at_the_device_bound",
+                client_frame_of_distinct_members_at_the_device_bound,
+                STACK,
+                HEAP,
+            ),
             (
                 "channel_frame_at_the_bound",
                 channel_frame_at_the_bound,

@@ -303,7 +303,7 @@ const REFUSED: [(&str, &str); 63] = [
         "frame/type-array-of-known-type",
         "message type must be a string",
     ),
-    ("frame/number-overflow-field", "Invalid JSON"),
+    ("frame/number-overflow-field", "taskId has an invalid shape"),
 ];
 
 /// The method a vector's script names, as the crate's role method, decoding the scripted answer

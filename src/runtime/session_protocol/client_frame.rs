@@ -1,19 +1,15 @@
 //! Reading a client's frame: text from the socket becomes a [`ClientMessage`], or a refusal in
 //! the reference's words, within the host's bounds.
 
+use alloc::borrow::Cow;
 use alloc::string::String;
 use core::fmt;
 
-use serde::Deserialize as _;
-use serde_json::Value;
+use serde::Deserialize;
+use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
 
-use crate::agent_core::{
-    ActionResponse, ObjectsOnly, ReadLimits, echoed, json_message, nests_deeper,
-};
-use crate::execution::task_state::{
-    BackgroundTaskInput, BackgroundTaskListFilter, BackgroundTaskLogCursor,
-};
-use crate::session::prompts::PermissionResultValue;
+use crate::agent_core::{ActionResponse, ObjectsOnly, ReadLimits, echoed, nests_deeper};
 use crate::session::protocol::ClientMessage;
 
 /// The bounds a client's frame is read within.
@@ -31,6 +27,16 @@ impl FrameLimits {
     /// 4 MiB frames, and [`ReadLimits::DEFAULT`].
     pub const DEFAULT: Self = Self {
         max_bytes: 4 * 1024 * 1024,
+        read: ReadLimits::DEFAULT,
+    };
+
+    /// The bound for a device with a small heap: frames of at most 2 KiB, within the default
+    /// read limit. What no message declares is skipped unread, so the heap a frame takes is what
+    /// its message holds: at this bound the costliest, an answer of 680 empty strings, peaks at
+    /// 26,868 bytes on the LM3S6965 (whose heap is 40 KiB), and a frame of only undeclared
+    /// members takes none (`firmware/tests/hostile_input_wire.rs`).
+    pub const DEVICE: Self = Self {
+        max_bytes: 2 * 1024,
         read: ReadLimits::DEFAULT,
     };
 
@@ -75,10 +81,6 @@ pub enum FrameRefusal {
     /// A member of the message that is missing, empty where it must not be, or of the wrong
     /// shape: `<member> has an invalid shape`.
     BadMember(&'static str),
-    /// Members that passed every check and still did not decode as the message: never
-    /// expected (the checks are the message decoder's own rules), kept so that a disagreement
-    /// is refused, never trusted. serde's message.
-    Unreadable(String),
 }
 
 impl fmt::Display for FrameRefusal {
@@ -94,86 +96,260 @@ impl fmt::Display for FrameRefusal {
             Self::UnknownType(kind) => write!(f, "Unknown message type: {kind}"),
             Self::BadPrompt => f.write_str("prompt must be a non-empty string"),
             Self::BadMember(member) => write!(f, "{member} has an invalid shape"),
-            Self::Unreadable(message) => f.write_str(message),
         }
     }
 }
 
 impl core::error::Error for FrameRefusal {}
 
-/// What a member of a client message must hold.
-#[derive(Clone, Copy)]
-enum Shape {
-    /// A string that is not empty (ids, names, the prompt).
-    Text,
-    /// Absent, or a string.
-    OptionalText,
-    /// A seq: a whole number from 0 (the reference takes any finite number).
-    Seq,
-    /// Absent, or a task list filter.
-    Filter,
-    /// A task's input.
-    Input,
-    /// Absent, or a log cursor (a whole offset from 0).
-    Cursor,
-    /// `true`, `false`, `"allow-session"` or `"allow-project"`.
-    Permission,
-    /// An answer (its values all strings) or a cancellation (with no values and no text).
-    Answer,
+/// Every member name a client message declares, and `type` first: the members a frame's
+/// reading keeps (as spans of its text); every other member is skipped unread.
+const KEPT: [&str; 15] = [
+    "type", "prompt", "name", "args", "filter", "taskId", "groupId", "reason", "input", "cursor",
+    "id", "result", "response", "lastSeq", "seq",
+];
+
+/// The message a frame of type `kind` holds, its members read from `kept` in the reference's
+/// order of checking (the first that fails is the refusal); `None` for a type no client
+/// message has.
+fn message(kind: &str, kept: &Kept<'_>) -> Result<Option<ClientMessage>, FrameRefusal> {
+    Ok(Some(match kind {
+        "submit" => ClientMessage::Submit {
+            prompt: kept.text("prompt")?,
+        },
+        "command" => ClientMessage::Command {
+            name: kept.text("name")?,
+            args: kept.optional("args")?,
+        },
+        "abort" => ClientMessage::Abort,
+        "cancel-queue" => ClientMessage::CancelQueue,
+        "get-messages" => ClientMessage::GetMessages,
+        "get-context" => ClientMessage::GetContext,
+        "get-usage-report" => ClientMessage::GetUsageReport,
+        "get-executing" => ClientMessage::GetExecuting,
+        "get-pending" => ClientMessage::GetPending,
+        "get-execution-workspace" => ClientMessage::GetExecutionWorkspace,
+        "get-background-job-groups" => ClientMessage::GetBackgroundJobGroups,
+        "get-background-tasks" => ClientMessage::GetBackgroundTasks {
+            filter: kept.optional("filter")?,
+        },
+        "get-background-task" => ClientMessage::GetBackgroundTask {
+            task_id: kept.text("taskId")?,
+        },
+        "close-background-task" => ClientMessage::CloseBackgroundTask {
+            task_id: kept.text("taskId")?,
+        },
+        "get-background-job-group" => ClientMessage::GetBackgroundJobGroup {
+            group_id: kept.text("groupId")?,
+        },
+        "wait-background-job-group" => ClientMessage::WaitBackgroundJobGroup {
+            group_id: kept.text("groupId")?,
+        },
+        "cancel-background-task" => ClientMessage::CancelBackgroundTask {
+            task_id: kept.text("taskId")?,
+            reason: kept.optional("reason")?,
+        },
+        "send-background-task" => ClientMessage::SendBackgroundTask {
+            task_id: kept.text("taskId")?,
+            input: kept.required("input")?,
+        },
+        "read-background-task-log" => ClientMessage::ReadBackgroundTaskLog {
+            task_id: kept.text("taskId")?,
+            cursor: kept.optional("cursor")?,
+        },
+        "permission-response" => ClientMessage::PermissionResponse {
+            id: kept.text("id")?,
+            result: kept.required("result")?,
+        },
+        "ask-response" => ClientMessage::AskResponse {
+            id: kept.text("id")?,
+            response: kept.answer("response")?,
+        },
+        "resume" => ClientMessage::Resume {
+            last_seq: kept.required("lastSeq")?,
+        },
+        "ack" => ClientMessage::Ack {
+            seq: kept.required("seq")?,
+        },
+        _ => return Ok(None),
+    }))
 }
 
-/// The members each client message declares, in the reference's order of checking.
-fn members(kind: &str) -> Option<&'static [(&'static str, Shape)]> {
-    use Shape::{Answer, Cursor, Filter, Input, OptionalText, Permission, Seq, Text};
-    Some(match kind {
-        "submit" => &[("prompt", Text)],
-        "command" => &[("name", Text), ("args", OptionalText)],
-        "abort"
-        | "cancel-queue"
-        | "get-messages"
-        | "get-context"
-        | "get-usage-report"
-        | "get-executing"
-        | "get-pending"
-        | "get-execution-workspace"
-        | "get-background-job-groups" => &[],
-        "get-background-tasks" => &[("filter", Filter)],
-        "get-background-task" | "close-background-task" => &[("taskId", Text)],
-        "get-background-job-group" | "wait-background-job-group" => &[("groupId", Text)],
-        "cancel-background-task" => &[("taskId", Text), ("reason", OptionalText)],
-        "send-background-task" => &[("taskId", Text), ("input", Input)],
-        "read-background-task-log" => &[("taskId", Text), ("cursor", Cursor)],
-        "permission-response" => &[("id", Text), ("result", Permission)],
-        "ask-response" => &[("id", Text), ("response", Answer)],
-        "resume" => &[("lastSeq", Seq)],
-        "ack" => &[("seq", Seq)],
-        _ => return None,
-    })
+/// A frame's top level as its reading keeps it: for an object, the span of the last value
+/// written under each [`KEPT`] name; for any other JSON value, nothing.
+#[expect(
+    clippy::large_enum_variant,
+    reason = "one on the stack per frame read; boxing it would allocate for every frame"
+)]
+enum TopLevel<'t> {
+    Object([Option<&'t RawValue>; KEPT.len()]),
+    NotAnObject,
 }
 
-/// Whether `value` decodes as `T`, structs read from objects only.
-fn reads_as<'v, T: serde::Deserialize<'v>>(value: &'v Value) -> bool {
-    T::deserialize(ObjectsOnly(value)).is_ok()
+impl<'de> Deserialize<'de> for TopLevel<'de> {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(TopLevelVisitor)
+    }
 }
 
-/// Whether the member `value` (`None` when absent) has `shape`.
-fn fits(shape: Shape, value: Option<&Value>) -> bool {
-    match (shape, value) {
-        (Shape::OptionalText | Shape::Filter | Shape::Cursor, None) => true,
-        (_, None) => false,
-        (Shape::Text, Some(value)) => value.as_str().is_some_and(|text| !text.is_empty()),
-        (Shape::OptionalText, Some(value)) => value.is_string(),
-        (Shape::Seq, Some(value)) => value.as_u64().is_some(),
-        (Shape::Filter, Some(value)) => reads_as::<BackgroundTaskListFilter>(value),
-        (Shape::Input, Some(value)) => reads_as::<BackgroundTaskInput>(value),
-        (Shape::Cursor, Some(value)) => reads_as::<BackgroundTaskLogCursor>(value),
-        (Shape::Permission, Some(value)) => reads_as::<PermissionResultValue>(value),
-        (Shape::Answer, Some(value)) => {
-            let cancelled_with_more = value.get("type").and_then(Value::as_str)
-                == Some("cancelled")
-                && (value.get("values").is_some() || value.get("text").is_some());
-            !cancelled_with_more && reads_as::<ActionResponse>(value)
+struct TopLevelVisitor;
+
+impl<'de> Visitor<'de> for TopLevelVisitor {
+    type Value = TopLevel<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut kept = [None; KEPT.len()];
+        while let Some(name) = map.next_key_seed(KeptName)? {
+            match name {
+                // The last value written under a name stands, as a parse into an object keeps.
+                Some(index) => kept[index] = Some(map.next_value()?),
+                None => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
         }
+        Ok(TopLevel::Object(kept))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(TopLevel::NotAnObject)
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(TopLevel::NotAnObject)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(TopLevel::NotAnObject)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(TopLevel::NotAnObject)
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(TopLevel::NotAnObject)
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+        Ok(TopLevel::NotAnObject)
+    }
+
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(TopLevel::NotAnObject)
+    }
+}
+
+/// A member name: its index in [`KEPT`], or `None` for a name no message declares.
+struct KeptName;
+
+impl<'de> DeserializeSeed<'de> for KeptName {
+    type Value = Option<usize>;
+
+    fn deserialize<D: de::Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl Visitor<'_> for KeptName {
+    type Value = Option<usize>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a member name")
+    }
+
+    fn visit_str<E>(self, name: &str) -> Result<Self::Value, E> {
+        Ok(KEPT.iter().position(|kept| *kept == name))
+    }
+}
+
+/// Presence of a member, whatever it holds (`null` included).
+#[derive(Default)]
+struct Present(bool);
+
+impl<'de> Deserialize<'de> for Present {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        IgnoredAny::deserialize(deserializer).map(|_| Self(true))
+    }
+}
+
+/// What an answer says of itself before it is read: its `type`, and whether it has values or
+/// text (a cancellation has neither).
+#[derive(Deserialize)]
+struct AnswerTag<'t> {
+    #[serde(rename = "type", borrow, default)]
+    kind: Option<Cow<'t, str>>,
+    #[serde(default)]
+    values: Present,
+    #[serde(default)]
+    text: Present,
+}
+
+/// `text` read as `T`, structs read from objects only.
+fn read_as<'t, T: Deserialize<'t>>(text: &'t str) -> Option<T> {
+    let mut reader = serde_json::Deserializer::from_str(text);
+    let value = T::deserialize(ObjectsOnly(&mut reader)).ok()?;
+    reader.end().ok()?;
+    Some(value)
+}
+
+/// The members a frame's reading kept, each read as its message declares it when asked.
+struct Kept<'t> {
+    spans: [Option<&'t RawValue>; KEPT.len()],
+}
+
+impl<'t> Kept<'t> {
+    /// The text of the member `name` (the last written), if the frame has it.
+    fn span(&self, name: &str) -> Option<&'t str> {
+        let index = KEPT.iter().position(|kept| *kept == name)?;
+        self.spans[index].map(RawValue::get)
+    }
+
+    /// The refusal of the member `name`: the prompt's own words, any other's.
+    fn refusal(name: &'static str) -> FrameRefusal {
+        if name == "prompt" {
+            FrameRefusal::BadPrompt
+        } else {
+            FrameRefusal::BadMember(name)
+        }
+    }
+
+    /// A member that must be there and read as `T`.
+    fn required<T: Deserialize<'t>>(&self, name: &'static str) -> Result<T, FrameRefusal> {
+        self.span(name).and_then(read_as).ok_or(Self::refusal(name))
+    }
+
+    /// A member that may be absent, and otherwise reads as `T`.
+    fn optional<T: Deserialize<'t>>(&self, name: &'static str) -> Result<Option<T>, FrameRefusal> {
+        self.span(name)
+            .map(|text| read_as(text).ok_or(Self::refusal(name)))
+            .transpose()
+    }
+
+    /// A string that must be there and not be empty (an id, a name, the prompt).
+    fn text(&self, name: &'static str) -> Result<String, FrameRefusal> {
+        self.required::<String>(name)
+            .ok()
+            .filter(|text| !text.is_empty())
+            .ok_or(Self::refusal(name))
+    }
+
+    /// An answer: its values all strings, or a cancellation with no values and no text.
+    fn answer(&self, name: &'static str) -> Result<ActionResponse, FrameRefusal> {
+        let tag: AnswerTag<'_> = self.required(name)?;
+        let cancelled = tag.kind.as_deref() == Some("cancelled");
+        if cancelled && (tag.values.0 || tag.text.0) {
+            return Err(Self::refusal(name));
+        }
+        self.required(name)
     }
 }
 
@@ -185,7 +361,10 @@ fn fits(shape: Shape, value: Option<&Value>) -> bool {
 /// Stricter than the reference's released handler, which parses bare JSON and passes whatever
 /// is truthy to the session: this follows its newer decoder, which refuses a wrong-shaped frame
 /// before any session call, and also refuses a seq or log offset that is not a whole number
-/// from 0 (`docs/decisions/session-protocol.md`). Its work is linear in the frame's length.
+/// from 0 (`docs/decisions/session-protocol.md`). Its work is linear in the frame's length,
+/// and the heap it takes is what the message holds: members no message declares are skipped
+/// unread (so a number out of range or a lone surrogate escape there does not refuse it). On a
+/// device, read within [`FrameLimits::DEVICE`] or a bound like it.
 ///
 /// # Errors
 /// [`FrameRefusal`], whose text is the `protocol_error` the host answers with.
@@ -201,29 +380,16 @@ pub fn decode_client_frame(
             depth: limits.read.depth,
         });
     }
-    let value: Value = serde_json::from_str(text).map_err(|_| FrameRefusal::InvalidJson)?;
-    let Value::Object(object) = &value else {
+    // One strict pass over the whole text that keeps only the spans of declared members (what
+    // no message declares is skipped unread), then each member the type declares read once, as
+    // its message holds it: the heap a frame takes is what its message holds.
+    let top: TopLevel<'_> = serde_json::from_str(text).map_err(|_| FrameRefusal::InvalidJson)?;
+    let TopLevel::Object(spans) = top else {
         return Err(FrameRefusal::NotAnObject);
     };
-    let kind = object
-        .get("type")
-        .and_then(Value::as_str)
-        .ok_or(FrameRefusal::TypeNotAString)?;
-    let Some(declared) = members(kind) else {
-        return Err(FrameRefusal::UnknownType(String::from(echoed(
-            kind,
-            limits.read.echo,
-        ))));
-    };
-    for &(member, shape) in declared {
-        if !fits(shape, object.get(member)) {
-            return Err(if member == "prompt" {
-                FrameRefusal::BadPrompt
-            } else {
-                FrameRefusal::BadMember(member)
-            });
-        }
-    }
-    ClientMessage::deserialize(ObjectsOnly(&value))
-        .map_err(|error| FrameRefusal::Unreadable(json_message(&error, limits.read.echo)))
+    let kept = Kept { spans };
+    let kind_text = kept.span("type").ok_or(FrameRefusal::TypeNotAString)?;
+    let kind = read_as::<Cow<'_, str>>(kind_text).ok_or(FrameRefusal::TypeNotAString)?;
+    message(&kind, &kept)?
+        .ok_or_else(|| FrameRefusal::UnknownType(String::from(echoed(&kind, limits.read.echo))))
 }
