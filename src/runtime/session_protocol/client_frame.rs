@@ -176,15 +176,8 @@ fn message(kind: &str, kept: &Kept<'_>) -> Result<Option<ClientMessage>, FrameRe
 }
 
 /// A frame's top level as its reading keeps it: for an object, the span of the last value
-/// written under each [`KEPT`] name; for any other JSON value, nothing.
-#[expect(
-    clippy::large_enum_variant,
-    reason = "one on the stack per frame read; boxing it would allocate for every frame"
-)]
-enum TopLevel<'t> {
-    Object([Option<&'t RawValue>; KEPT.len()]),
-    NotAnObject,
-}
+/// written under each [`KEPT`] name; `None` for any other JSON value.
+struct TopLevel<'t>(Option<[Option<&'t RawValue>; KEPT.len()]>);
 
 impl<'de> Deserialize<'de> for TopLevel<'de> {
     fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -212,36 +205,36 @@ impl<'de> Visitor<'de> for TopLevelVisitor {
                 }
             }
         }
-        Ok(TopLevel::Object(kept))
+        Ok(TopLevel(Some(kept)))
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
         while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(TopLevel::NotAnObject)
+        Ok(TopLevel(None))
     }
 
     fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-        Ok(TopLevel::NotAnObject)
+        Ok(TopLevel(None))
     }
 
     fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
-        Ok(TopLevel::NotAnObject)
+        Ok(TopLevel(None))
     }
 
     fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
-        Ok(TopLevel::NotAnObject)
+        Ok(TopLevel(None))
     }
 
     fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
-        Ok(TopLevel::NotAnObject)
+        Ok(TopLevel(None))
     }
 
     fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
-        Ok(TopLevel::NotAnObject)
+        Ok(TopLevel(None))
     }
 
     fn visit_unit<E>(self) -> Result<Self::Value, E> {
-        Ok(TopLevel::NotAnObject)
+        Ok(TopLevel(None))
     }
 }
 
@@ -384,7 +377,7 @@ pub fn decode_client_frame(
     // no message declares is skipped unread), then each member the type declares read once, as
     // its message holds it: the heap a frame takes is what its message holds.
     let top: TopLevel<'_> = serde_json::from_str(text).map_err(|_| FrameRefusal::InvalidJson)?;
-    let TopLevel::Object(spans) = top else {
+    let TopLevel(Some(spans)) = top else {
         return Err(FrameRefusal::NotAnObject);
     };
     let kept = Kept { spans };
