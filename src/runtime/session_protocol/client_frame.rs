@@ -4,13 +4,14 @@
 use alloc::borrow::Cow;
 use alloc::string::String;
 use core::fmt;
+use core::ops::Range;
 
 use serde::Deserialize;
-use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
-use serde_json::value::RawValue;
+use serde::de::{self, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 use crate::agent_core::{ActionResponse, ObjectsOnly, ReadLimits, echoed, nests_deeper};
 use crate::session::protocol::ClientMessage;
+use crate::session::records::{each_member, whole};
 
 /// The bounds a client's frame is read within.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -175,92 +176,57 @@ fn message(kind: &str, kept: &Kept<'_>) -> Result<Option<ClientMessage>, FrameRe
     }))
 }
 
-/// A frame's top level as its reading keeps it: for an object, the span of the last value
-/// written under each [`KEPT`] name; `None` for any other JSON value.
-struct TopLevel<'t>(Option<[Option<&'t RawValue>; KEPT.len()]>);
+/// Whether a frame's text is a JSON object, read strictly through its end and skipping every
+/// value unread (no heap).
+struct IsObject(bool);
 
-impl<'de> Deserialize<'de> for TopLevel<'de> {
+impl<'de> Deserialize<'de> for IsObject {
     fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(TopLevelVisitor)
+        deserializer.deserialize_any(IsObjectVisitor)
     }
 }
 
-struct TopLevelVisitor;
+struct IsObjectVisitor;
 
-impl<'de> Visitor<'de> for TopLevelVisitor {
-    type Value = TopLevel<'de>;
+impl<'de> Visitor<'de> for IsObjectVisitor {
+    type Value = IsObject;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a JSON value")
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut kept = [None; KEPT.len()];
-        while let Some(name) = map.next_key_seed(KeptName)? {
-            match name {
-                // The last value written under a name stands, as a parse into an object keeps.
-                Some(index) => kept[index] = Some(map.next_value()?),
-                None => {
-                    map.next_value::<IgnoredAny>()?;
-                }
-            }
-        }
-        Ok(TopLevel(Some(kept)))
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(IsObject(true))
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
         while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(TopLevel(None))
+        Ok(IsObject(false))
     }
 
     fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-        Ok(TopLevel(None))
+        Ok(IsObject(false))
     }
 
     fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
-        Ok(TopLevel(None))
+        Ok(IsObject(false))
     }
 
     fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
-        Ok(TopLevel(None))
+        Ok(IsObject(false))
     }
 
     fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
-        Ok(TopLevel(None))
+        Ok(IsObject(false))
     }
 
     fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
-        Ok(TopLevel(None))
+        Ok(IsObject(false))
     }
 
     fn visit_unit<E>(self) -> Result<Self::Value, E> {
-        Ok(TopLevel(None))
-    }
-}
-
-/// A member name: its index in [`KEPT`], or `None` for a name no message declares.
-struct KeptName;
-
-impl<'de> DeserializeSeed<'de> for KeptName {
-    type Value = Option<usize>;
-
-    fn deserialize<D: de::Deserializer<'de>>(
-        self,
-        deserializer: D,
-    ) -> Result<Self::Value, D::Error> {
-        deserializer.deserialize_str(self)
-    }
-}
-
-impl Visitor<'_> for KeptName {
-    type Value = Option<usize>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a member name")
-    }
-
-    fn visit_str<E>(self, name: &str) -> Result<Self::Value, E> {
-        Ok(KEPT.iter().position(|kept| *kept == name))
+        Ok(IsObject(false))
     }
 }
 
@@ -296,14 +262,15 @@ fn read_as<'t, T: Deserialize<'t>>(text: &'t str) -> Option<T> {
 
 /// The members a frame's reading kept, each read as its message declares it when asked.
 struct Kept<'t> {
-    spans: [Option<&'t RawValue>; KEPT.len()],
+    text: &'t str,
+    spans: [Option<Range<usize>>; KEPT.len()],
 }
 
 impl<'t> Kept<'t> {
     /// The text of the member `name` (the last written), if the frame has it.
     fn span(&self, name: &str) -> Option<&'t str> {
         let index = KEPT.iter().position(|kept| *kept == name)?;
-        self.spans[index].map(RawValue::get)
+        self.text.get(self.spans[index].clone()?)
     }
 
     /// The refusal of the member `name`: the prompt's own words, any other's.
@@ -373,14 +340,23 @@ pub fn decode_client_frame(
             depth: limits.read.depth,
         });
     }
-    // One strict pass over the whole text that keeps only the spans of declared members (what
-    // no message declares is skipped unread), then each member the type declares read once, as
-    // its message holds it: the heap a frame takes is what its message holds.
-    let top: TopLevel<'_> = serde_json::from_str(text).map_err(|_| FrameRefusal::InvalidJson)?;
-    let TopLevel(Some(spans)) = top else {
+    // One strict pass over the whole text that skips every value unread, then the spans of the
+    // members some message declares (the last written under each name), then each member the
+    // type declares read once, as its message holds it: the heap a frame takes is what its
+    // message holds.
+    let IsObject(object) = serde_json::from_str(text).map_err(|_| FrameRefusal::InvalidJson)?;
+    if !object {
         return Err(FrameRefusal::NotAnObject);
-    };
-    let kept = Kept { spans };
+    }
+    let mut spans = [const { None }; KEPT.len()];
+    for member in each_member(text, &whole(text)) {
+        // Valid JSON: the scan finds every member (else it is refused as what it would be).
+        let member = member.ok_or(FrameRefusal::InvalidJson)?;
+        if let Some(index) = KEPT.iter().position(|kept| *kept == member.name) {
+            spans[index] = Some(member.value);
+        }
+    }
+    let kept = Kept { text, spans };
     let kind_text = kept.span("type").ok_or(FrameRefusal::TypeNotAString)?;
     let kind = read_as::<Cow<'_, str>>(kind_text).ok_or(FrameRefusal::TypeNotAString)?;
     message(&kind, &kept)?

@@ -2,7 +2,8 @@
 //! object's members and an array's elements are, a value's canonical form (the form a parse
 //! into a `Value` writes back: members sorted by name, the last of a repeated name kept), and
 //! what decoding a value costs. The member decoder of `decode` reads a record's members and
-//! narrows its issues through these spans, so it decodes from text only.
+//! narrows its issues through these spans, so it decodes from text only; the session protocol's
+//! frame decoder finds a frame's declared members with [`each_member`].
 //!
 //! Total on any text: broken text gives `None` (or a best effort), never a panic.
 
@@ -208,6 +209,59 @@ pub(crate) fn each_element<'t>(
             longest,
         }))
     })
+}
+
+/// The members of the object at `span`, one at a time as the text goes (an object may hold
+/// thousands of small members: none of them is listed at once). An item is `None` where the
+/// text is broken, and the iteration ends there; nothing when `span` is not an object.
+#[cfg(feature = "session-protocol")]
+pub(crate) fn each_member<'t>(
+    text: &'t str,
+    span: &Range<usize>,
+) -> impl Iterator<Item = Option<Member<'t>>> + 't {
+    let bytes = text.as_bytes();
+    let end = span.end;
+    let mut pos = (bytes.get(span.start) == Some(&b'{')).then(|| space(bytes, span.start + 1));
+    if pos.is_some_and(|at| bytes.get(at) == Some(&b'}')) {
+        pos = None;
+    }
+    core::iter::from_fn(move || {
+        let at = pos.take()?;
+        Some(member_at(text, at, end).map(|(member, next)| {
+            pos = next;
+            member
+        }))
+    })
+}
+
+/// The member whose name's quote is at `at` in an object that ends at `end`, and where the next
+/// member starts (`None` after the last).
+#[cfg(feature = "session-protocol")]
+fn member_at(text: &str, at: usize, end: usize) -> Option<(Member<'_>, Option<usize>)> {
+    let bytes = text.as_bytes();
+    if bytes.get(at) != Some(&b'"') {
+        return None;
+    }
+    let name_end = bytes.len() - skip_quoted(bytes.get(at + 1..)?)?.len();
+    let name = name(text, at..name_end)?;
+    let colon = space(bytes, name_end);
+    if bytes.get(colon) != Some(&b':') {
+        return None;
+    }
+    let value = space(bytes, colon + 1);
+    let value_end = value_end_at(bytes, value, 1, DEPTH, &mut true, &mut 0, &mut 0)?;
+    let after = space(bytes, value_end);
+    let next = match bytes.get(after) {
+        Some(b',') => Some(space(bytes, after + 1)),
+        Some(b'}') if after + 1 == end => None,
+        _ => return None,
+    };
+    let member = Member {
+        name,
+        start: at,
+        value: value..value_end,
+    };
+    Some((member, next))
 }
 
 /// The members of the object at `span`, in the order written; `None` when it is not an object

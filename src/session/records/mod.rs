@@ -40,5 +40,9 @@ pub use store::{
 // `Deserialize` uses, and through the same outline of JSON text; both are named through this module.
 #[cfg(feature = "record-codec")]
 pub(crate) use decode::{RECORD, decode_members_unread, describe_text};
+#[cfg(feature = "session-protocol")]
+pub(crate) use json_text::each_member;
+#[cfg(any(feature = "record-codec", feature = "session-protocol"))]
+pub(crate) use json_text::whole;
 #[cfg(feature = "record-codec")]
-pub(crate) use json_text::{Child, Member, first_byte, named, outline_plain, whole};
+pub(crate) use json_text::{Child, Member, first_byte, named, outline_plain};
